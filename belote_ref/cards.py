@@ -1,0 +1,294 @@
+"""Cards, sets of cards, seats and teams, and the notation of ARCHITECTURE.md.
+
+A card is a small int, ``suit * 8 + rank``, with ranks in natural order
+``7 8 9 T J Q K A`` (0..7) and suits ``S H D C`` (0..3). A set of cards is a
+32-bit mask. Iterating a :class:`CardSet` yields cards in the canonical output
+order of the notation: suit S H D C, then rank 7 to A.
+
+Play order is always N -> E -> S -> W -> N; whether that is clockwise at a
+real table is the ruleset parameter ``table.direction`` and never matters here.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Iterator
+from typing import Final, final
+
+from belote_ref.errors import NotationError
+
+__all__ = [
+    "CARDS",
+    "DECK",
+    "RANK_LETTERS",
+    "SUIT_LETTERS",
+    "Card",
+    "CardSet",
+    "Rank",
+    "Seat",
+    "Suit",
+    "Team",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]
+
+SUIT_LETTERS: Final = "SHDC"
+RANK_LETTERS: Final = "789TJQKA"
+_CARD_RE: Final = re.compile(r"^(10|[789TJQKA])([SHDC])$")
+
+
+class Suit(enum.IntEnum):
+    """The four suits, in the canonical output order (pique, coeur, carreau, trefle)."""
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+
+    @property
+    def letter(self) -> str:
+        """The one-letter notation: ``S``, ``H``, ``D`` or ``C``."""
+        return SUIT_LETTERS[self]
+
+    @property
+    def symbol(self) -> str:
+        """The suit glyph used in rendered deals."""
+        return "♠♥♦♣"[self]
+
+    @classmethod
+    def parse(cls, letter: str) -> Suit:
+        """Return the suit for ``letter``; raise :class:`NotationError` otherwise."""
+        index = SUIT_LETTERS.find(letter) if len(letter) == 1 else -1
+        if index < 0:
+            raise NotationError(f"not a suit: {letter!r} (expected one of S H D C)")
+        return cls(index)
+
+
+class Rank(enum.IntEnum):
+    """Ranks in natural (sequence) order, 7 lowest. Trump and plain orders come from the ruleset."""
+
+    SEVEN = 0
+    EIGHT = 1
+    NINE = 2
+    TEN = 3
+    JACK = 4
+    QUEEN = 5
+    KING = 6
+    ACE = 7
+
+    @property
+    def letter(self) -> str:
+        """The one-letter notation: ``7 8 9 T J Q K A``."""
+        return RANK_LETTERS[self]
+
+    @classmethod
+    def parse(cls, letter: str) -> Rank:
+        """Return the rank for ``letter`` (``10`` is accepted for ``T``)."""
+        if letter == "10":
+            return cls.TEN
+        index = RANK_LETTERS.find(letter) if len(letter) == 1 else -1
+        if index < 0:
+            raise NotationError(f"not a rank: {letter!r} (expected one of 7 8 9 T J Q K A)")
+        return cls(index)
+
+
+@final
+class Card(int):
+    """A card: an int from 0 to 31 equal to ``suit * 8 + rank``.
+
+    Use :data:`CARDS` or :func:`parse_card` rather than the constructor so that
+    the 32 instances are shared.
+    """
+
+    __slots__ = ()
+
+    @property
+    def suit(self) -> Suit:
+        """The suit of the card."""
+        return Suit(self >> 3)
+
+    @property
+    def rank(self) -> Rank:
+        """The rank of the card."""
+        return Rank(self & 7)
+
+    @property
+    def mask(self) -> int:
+        """The card's bit in a :class:`CardSet` mask."""
+        return 1 << self
+
+    @classmethod
+    def of(cls, rank: Rank, suit: Suit) -> Card:
+        """Return the card of ``rank`` in ``suit``."""
+        return CARDS[suit * 8 + rank]
+
+    @classmethod
+    def parse(cls, token: str) -> Card:
+        """Parse ``9H``, ``TH`` or ``10H``; raise :class:`NotationError` on anything else."""
+        return parse_card(token)
+
+    def __str__(self) -> str:
+        return RANK_LETTERS[self & 7] + SUIT_LETTERS[self >> 3]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+CARDS: Final[tuple[Card, ...]] = tuple(Card(i) for i in range(32))
+_BY_TOKEN: Final[dict[str, Card]] = {str(card): card for card in CARDS}
+_BY_TOKEN.update({"10" + str(card)[1]: card for card in CARDS if card & 7 == Rank.TEN})
+
+
+def parse_card(token: str) -> Card:
+    """Parse one card token (``JH``, ``TH``, ``10H``).
+
+    Raises :class:`NotationError` naming the token when it is not a card.
+    """
+    card = _BY_TOKEN.get(token) if isinstance(token, str) else None
+    if card is None:
+        raise NotationError(
+            f"not a card: {token!r} (expected rank 7 8 9 T J Q K A then suit S H D C, e.g. 'JH')"
+        )
+    return card
+
+
+def parse_cards(tokens: str | Iterable[str]) -> list[Card]:
+    """Parse a space-separated string or a list of tokens, keeping their order."""
+    if isinstance(tokens, str):
+        tokens = tokens.split()
+    return [parse_card(token) for token in tokens]
+
+
+def format_cards(cards: Iterable[int]) -> list[str]:
+    """Return the canonical tokens of ``cards`` in the order given."""
+    return [str(CARDS[card]) for card in cards]
+
+
+@final
+class CardSet:
+    """An immutable set of cards over a 32-bit mask.
+
+    Supports ``|``, ``&``, ``-``, ``in``, ``len``, equality and hashing.
+    Iteration yields cards in canonical order (suit S H D C, then rank 7..A).
+    """
+
+    __slots__ = ("mask",)
+    mask: int
+
+    def __init__(self, cards: Iterable[int] | int = 0) -> None:
+        if isinstance(cards, int):
+            mask = cards
+        else:
+            mask = 0
+            for card in cards:
+                mask |= 1 << card
+        if not 0 <= mask < 1 << 32:
+            raise ValueError(f"card mask out of range: {mask:#x}")
+        object.__setattr__(self, "mask", mask)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("CardSet is immutable")
+
+    @classmethod
+    def parse(cls, tokens: str | Iterable[str]) -> CardSet:
+        """Parse ``"7H QH KD"`` or ``["7H", "QH"]``; raise :class:`NotationError` on a bad token."""
+        return cls(parse_cards(tokens))
+
+    @classmethod
+    def suit(cls, suit: Suit | int) -> CardSet:
+        """All eight cards of ``suit``."""
+        return cls(0xFF << (8 * suit))
+
+    def __iter__(self) -> Iterator[Card]:
+        mask = self.mask
+        while mask:
+            low = mask & -mask
+            yield CARDS[low.bit_length() - 1]
+            mask ^= low
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and 0 <= card < 32 and bool(self.mask >> card & 1)
+
+    def __or__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask | other.mask)
+
+    def __and__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & other.mask)
+
+    def __sub__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & ~other.mask)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardSet) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def of_suit(self, suit: Suit | int) -> CardSet:
+        """The cards of this set in ``suit``."""
+        return CardSet(self.mask & (0xFF << (8 * suit)))
+
+    def tokens(self) -> list[str]:
+        """Canonical tokens in canonical order."""
+        return [str(card) for card in self]
+
+    def __str__(self) -> str:
+        return " ".join(self.tokens())
+
+    def __repr__(self) -> str:
+        return f"CardSet({str(self)!r})"
+
+
+DECK: Final = CardSet((1 << 32) - 1)
+
+
+class Team(enum.Enum):
+    """The two partnerships."""
+
+    NS = "NS"
+    EW = "EW"
+
+    @property
+    def other(self) -> Team:
+        """The opposing team."""
+        return Team.EW if self is Team.NS else Team.NS
+
+
+class Seat(enum.IntEnum):
+    """Seats in play order: the seat after N is E, then S, then W."""
+
+    N = 0
+    E = 1
+    S = 2
+    W = 3
+
+    @property
+    def next(self) -> Seat:
+        """The next seat in play order (also the next dealer)."""
+        return Seat((self + 1) & 3)
+
+    @property
+    def partner(self) -> Seat:
+        """The seat opposite."""
+        return Seat(self ^ 2)
+
+    @property
+    def team(self) -> Team:
+        """``Team.NS`` for N and S, ``Team.EW`` for E and W."""
+        return Team.NS if self & 1 == 0 else Team.EW
+
+    @classmethod
+    def parse(cls, letter: str) -> Seat:
+        """Return the seat for ``N``, ``E``, ``S`` or ``W``."""
+        try:
+            return cls[letter]
+        except (KeyError, TypeError):
+            raise NotationError(f"not a seat: {letter!r} (expected one of N E S W)") from None

@@ -1,0 +1,107 @@
+"""Errors raised by belote-ref.
+
+Every error derives from :class:`BeloteRefError`, a :class:`ValueError`, and
+carries a stable machine ``code`` and a human message. Errors that come from a
+file carry :class:`Diagnostic` items giving ``file:line:col`` and the key path::
+
+    BeloteRefError
+    ├── NotationError          a card, suit, rank or seat token is malformed
+    ├── RulesetError           a ruleset or the registry could not be loaded
+    │   └── UnknownRulesetError   no shipped ruleset has that id
+    └── IllegalActionError     a call or a play is not allowed in this state
+        ├── IllegalCallError
+        └── IllegalPlayError      carries the Violation (rule, allowed cards)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "BeloteRefError",
+    "Diagnostic",
+    "IllegalActionError",
+    "IllegalCallError",
+    "IllegalPlayError",
+    "NotationError",
+    "RulesetError",
+    "UnknownRulesetError",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem found in a file: where it is and what was expected."""
+
+    file: str | None
+    line: int | None
+    column: int | None
+    key_path: str
+    message: str
+    code: str = "error"
+
+    def __str__(self) -> str:
+        where = self.file or "<input>"
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        key = f"{self.key_path}: " if self.key_path else ""
+        return f"{where}: {key}{self.message}"
+
+
+class BeloteRefError(ValueError):
+    """Base of every error belote-ref raises on bad input."""
+
+    code: str = "error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class NotationError(BeloteRefError):
+    """A card, suit, rank or seat token does not follow the notation."""
+
+    code = "bad_notation"
+
+
+class RulesetError(BeloteRefError):
+    """A ruleset, or the registry, is invalid. ``diagnostics`` lists every problem found."""
+
+    code = "bad_ruleset"
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+class UnknownRulesetError(RulesetError):
+    """No shipped ruleset has the requested id."""
+
+    code = "unknown_ruleset"
+
+
+class IllegalActionError(BeloteRefError):
+    """A call or a play is not allowed in the current state."""
+
+    code = "illegal_action"
+
+
+class IllegalCallError(IllegalActionError):
+    """A call of the auction is not allowed."""
+
+    code = "illegal_call"
+
+
+class IllegalPlayError(IllegalActionError):
+    """A card may not be played; ``violation`` says which rule forbids it."""
+
+    code = "illegal_play"
+
+    def __init__(self, message: str, *, violation: Any = None, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.violation = violation

@@ -1,0 +1,271 @@
+"""The parameter registry (``rules/registry.yaml``): what a ruleset may set and what each value means.
+
+The registry is the single list of rule parameters. From it come the JSON Schema of rulesets
+(``schema/ruleset.schema.json`` is generated here, see :func:`ruleset_schema`) and the checks of
+fixtures' predicates and adapters' declared support.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from belote_ref.errors import Diagnostic, RulesetError
+from belote_ref.resources import data_dir
+from belote_ref.yamlsource import read_yaml
+
+__all__ = [
+    "RANK_TOKENS",
+    "Parameter",
+    "Registry",
+    "load_registry",
+    "ruleset_schema",
+]
+
+RANK_TOKENS = ("7", "8", "9", "T", "J", "Q", "K", "A")
+_AREAS_ORDER = ("cards", "table", "deal", "bidding", "play", "belote", "announcements", "scoring", "game")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One rule parameter of the registry."""
+
+    id: str
+    type: str
+    default: Any
+    values: tuple[Any, ...]
+    sources: tuple[tuple[str, ...], ...]
+    en: str
+    fr: str
+    outcome: bool = True
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def area(self) -> str:
+        """The first part of the id (``play`` for ``play.undertrump_partner``)."""
+        return self.id.split(".", 1)[0]
+
+    @property
+    def closed(self) -> bool:
+        """True when ``values`` lists every allowed value (bool and enum parameters)."""
+        return self.type in ("bool", "enum")
+
+    def allows(self, value: Any) -> bool:
+        """Whether ``value`` is an allowed value (by the generated schema)."""
+        return jsonschema.Draft202012Validator(value_schema(self)).is_valid(value)
+
+    def sources_of(self, value: Any) -> tuple[str, ...]:
+        """The sources cited for ``value``, or an empty tuple."""
+        for candidate, sources in zip(self.values, self.sources, strict=True):
+            if candidate == value and type(candidate) is type(value):
+                return sources
+        return ()
+
+
+@dataclass(frozen=True)
+class Registry:
+    """All parameters, in registry order, with the cited sources."""
+
+    version: int
+    parameters: Mapping[str, Parameter]
+    sources: Mapping[str, Mapping[str, str]]
+    pack_points: int = 152
+
+    def __getitem__(self, parameter_id: str) -> Parameter:
+        return self.parameters[parameter_id]
+
+    def __contains__(self, parameter_id: object) -> bool:
+        return parameter_id in self.parameters
+
+    def defaults(self) -> dict[str, Any]:
+        """The default value of every parameter."""
+        return {pid: p.default for pid, p in self.parameters.items()}
+
+    def areas(self) -> list[str]:
+        """Areas in display order."""
+        present = {p.area for p in self.parameters.values()}
+        return [a for a in _AREAS_ORDER if a in present] + sorted(present - set(_AREAS_ORDER))
+
+
+def _rank_points_schema() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {rank: {"type": "integer", "minimum": 0} for rank in RANK_TOKENS},
+        "required": list(RANK_TOKENS),
+        "additionalProperties": False,
+    }
+
+
+def value_schema(parameter: Parameter) -> dict[str, Any]:
+    """The JSON Schema of one parameter's value."""
+    kind = parameter.type
+    if kind == "bool":
+        return {"type": "boolean", "enum": list(parameter.values)}
+    if kind == "enum":
+        return {"type": "string", "enum": list(parameter.values)}
+    if kind == "int":
+        schema: dict[str, Any] = {"type": "integer"}
+        if parameter.minimum is not None:
+            schema["minimum"] = parameter.minimum
+        if parameter.maximum is not None:
+            schema["maximum"] = parameter.maximum
+        return schema
+    if kind == "rank_order":
+        return {
+            "type": "array",
+            "items": {"enum": list(RANK_TOKENS)},
+            "minItems": 8,
+            "maxItems": 8,
+            "uniqueItems": True,
+        }
+    if kind == "rank_points":
+        return _rank_points_schema()
+    if kind == "packets":
+        return {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 1, "maximum": 5},
+                "minItems": 1,
+            },
+        }
+    if kind == "contract_list":
+        return {"type": "array", "minItems": 1, "uniqueItems": True, "items": {"enum": ["suit"]}}
+    if kind == "announcement_values":
+        return {
+            "type": "object",
+            "required": ["tierce", "quarte", "quinte", "carre"],
+            "additionalProperties": False,
+            "properties": {
+                "tierce": {"type": "integer", "minimum": 0},
+                "quarte": {"type": "integer", "minimum": 0},
+                "quinte": {"type": "integer", "minimum": 0},
+                "carre": _rank_points_schema(),
+            },
+        }
+    raise AssertionError(f"unhandled parameter type {kind}")
+
+
+def ruleset_schema(registry: Registry | None = None) -> dict[str, Any]:
+    """The JSON Schema of a ruleset file, generated from the registry.
+
+    Parameters nest by their dotted id: ``scoring.capot.mode`` is ``scoring: {capot: {mode: ...}}``.
+    """
+    registry = registry or load_registry()
+    tree: dict[str, Any] = {}
+    for parameter in registry.parameters.values():
+        *parents, leaf = parameter.id.split(".")
+        node = tree
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = parameter
+
+    def to_schema(node: dict[str, Any], prefix: str) -> dict[str, Any]:
+        properties: dict[str, Any] = {}
+        for key, child in node.items():
+            if isinstance(child, Parameter):
+                properties[key] = {"description": child.en, **value_schema(child)}
+            else:
+                properties[key] = to_schema(child, f"{prefix}{key}.")
+        return {"type": "object", "additionalProperties": False, "properties": properties}
+
+    localized = {
+        "oneOf": [
+            {"type": "string", "minLength": 1},
+            {
+                "type": "object",
+                "required": ["en"],
+                "additionalProperties": False,
+                "properties": {"en": {"type": "string"}, "fr": {"type": "string"}},
+            },
+        ]
+    }
+    properties: dict[str, Any] = {
+        "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9.-]*$"},
+        "version": {"type": "integer", "minimum": 1},
+        "title": localized,
+        "description": localized,
+        "extends": {"type": "string", "minLength": 1},
+        "sources": {"type": "array", "items": {"type": "string"}},
+    }
+    for area in registry.areas():
+        properties[area] = to_schema(tree[area], f"{area}.")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://belote-ref.invalid/schema/ruleset.schema.json",
+        "title": "belote-ref ruleset",
+        "description": "A Belote ruleset: metadata, an optional parent, and rule parameters from the "
+        "registry (generated from rules/registry.yaml; do not edit by hand).",
+        "type": "object",
+        "required": ["id", "version", "title"],
+        "additionalProperties": False,
+        "properties": properties,
+    }
+
+
+@cache
+def _registry_validator() -> jsonschema.Draft202012Validator:
+    path = data_dir("schema") / "registry.schema.json"
+    return jsonschema.Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
+
+
+@cache
+def load_registry(path: Path | None = None) -> Registry:
+    """Load and check ``rules/registry.yaml`` (cached).
+
+    Raises :class:`RulesetError` listing every problem: schema violations, duplicate ids,
+    unknown source ids, defaults that are not allowed.
+    """
+    path = path or data_dir("rules") / "registry.yaml"
+    located, diagnostics = read_yaml(path)
+    if located is None or diagnostics:
+        raise RulesetError(diagnostics)
+    for error in _registry_validator().iter_errors(located.data):
+        diagnostics.append(located.diagnostic(tuple(error.absolute_path), error.message, "schema"))
+    if diagnostics:
+        raise RulesetError(diagnostics)
+    data = located.data
+    source_ids = set(data["sources"])
+    parameters: dict[str, Parameter] = {}
+    for index, raw in enumerate(data["parameters"]):
+        where = ("parameters", index)
+        if raw["id"] in parameters:
+            diagnostics.append(located.diagnostic((*where, "id"), f"duplicate parameter id {raw['id']!r}"))
+            continue
+        for value_index, entry in enumerate(raw["values"]):
+            for source in entry["sources"]:
+                if source not in source_ids:
+                    diagnostics.append(
+                        located.diagnostic(
+                            (*where, "values", value_index, "sources"),
+                            f"unknown source id {source!r}; expected one of the 'sources' keys",
+                        )
+                    )
+        parameter = Parameter(
+            id=raw["id"],
+            type=raw["type"],
+            default=raw["default"],
+            values=tuple(entry["value"] for entry in raw["values"]),
+            sources=tuple(tuple(entry["sources"]) for entry in raw["values"]),
+            en=raw["en"],
+            fr=raw["fr"],
+            outcome=raw.get("outcome", True),
+            minimum=raw.get("minimum"),
+            maximum=raw.get("maximum"),
+        )
+        if not parameter.allows(parameter.default):
+            diagnostics.append(
+                located.diagnostic((*where, "default"), f"default {parameter.default!r} is not an allowed value")
+            )
+        parameters[parameter.id] = parameter
+    if diagnostics:
+        raise RulesetError(diagnostics)
+    return Registry(version=data["registry_version"], parameters=parameters, sources=data["sources"])

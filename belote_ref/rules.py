@@ -1,0 +1,432 @@
+"""Rulesets: load a YAML ruleset, resolve ``extends``, validate it, compile it into lookup tables.
+
+>>> from belote_ref import find_ruleset
+>>> classic = find_ruleset("classic")
+>>> classic["scoring.capot.mode"]
+'raised_last_trick'
+
+A ruleset file holds metadata (``id``, ``version``, ``title``, optional ``description``,
+``sources`` and ``extends``) and parameter values nested by their registry id::
+
+    id: my-club
+    version: 1
+    title: My club's rules
+    extends: classic
+    play: {undertrump_over_opponent: optional}
+
+Resolution starts from the parent's resolved values and overrides them. A ruleset without
+``extends`` must set every registry parameter. Every error is one line:
+``path:line:col: key.path: what was expected, what was found``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import jsonschema
+
+from belote_ref.cards import RANK_LETTERS, Rank, Suit
+from belote_ref.errors import Diagnostic, RulesetError, UnknownRulesetError
+from belote_ref.registry import Registry, load_registry, ruleset_schema
+from belote_ref.resources import data_dir
+from belote_ref.yamlsource import KeyPath, Located, format_path, read_yaml
+
+__all__ = ["Ruleset", "find_ruleset", "load_ruleset", "shipped_rulesets"]
+
+METADATA_KEYS = ("id", "version", "title", "description", "extends", "sources")
+
+
+@dataclass(frozen=True, eq=False)
+class Ruleset:
+    """A resolved, validated ruleset compiled into lookup tables. Frozen and hashable.
+
+    ``ruleset["play.undertrump_partner"]`` reads a resolved parameter value. The tables are
+    indexed by trump suit then card index (``suit * 8 + rank``):
+
+    - ``strength[trump][card]``: 8..15 for trumps (higher is stronger), 0..7 for plain cards;
+    - ``points[trump][card]``: card points.
+    """
+
+    id: str
+    version: int
+    title: Mapping[str, str]
+    description: Mapping[str, str]
+    parent: str | None
+    sources: tuple[str, ...]
+    path: str | None
+    params: Mapping[str, Any]
+    strength: tuple[tuple[int, ...], ...] = field(repr=False)
+    points: tuple[tuple[int, ...], ...] = field(repr=False)
+    sequence_order: tuple[Rank, ...] = field(repr=False)
+    _key: str = field(repr=False)
+
+    def __getitem__(self, parameter_id: str) -> Any:
+        """The resolved value of a registry parameter; raises ``KeyError`` for an unknown id."""
+        return self.params[parameter_id]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ruleset) and other._key == self._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    @property
+    def trump_mask(self) -> tuple[int, int, int, int]:
+        """The 32-bit mask of the trump suit, for each trump suit."""
+        return (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "version", "parameters"}`` with dotted parameter ids, as the protocol sends it."""
+        return {"id": self.id, "version": self.version, "parameters": dict(self.params)}
+
+    @classmethod
+    def from_parameters(
+        cls,
+        parameters: Mapping[str, Any],
+        *,
+        id: str = "custom",
+        version: int = 1,
+        title: str | None = None,
+    ) -> Ruleset:
+        """Compile a ruleset from resolved dotted parameters (every registry parameter).
+
+        Raises :class:`RulesetError` when a parameter is missing, unknown or not allowed.
+        """
+        registry = load_registry()
+        diagnostics: list[Diagnostic] = []
+        unknown = sorted(set(parameters) - set(registry.parameters))
+        missing = [pid for pid in registry.parameters if pid not in parameters]
+        for pid in unknown:
+            diagnostics.append(Diagnostic(None, None, None, pid, f"unknown parameter{_did_you_mean(pid, registry.parameters)}"))
+        for pid in missing:
+            diagnostics.append(Diagnostic(None, None, None, pid, "missing parameter"))
+        for pid, value in parameters.items():
+            if pid in registry.parameters and not registry[pid].allows(value):
+                diagnostics.append(Diagnostic(None, None, None, pid, f"value {value!r} is not allowed"))
+        if not diagnostics:
+            diagnostics = _semantic_checks(dict(parameters), registry, lambda pid: Diagnostic(None, None, None, pid, ""))
+        if diagnostics:
+            raise RulesetError(diagnostics)
+        ordered = {pid: parameters[pid] for pid in registry.parameters}
+        return _compile(id, version, {"en": title or id}, {}, None, (), None, ordered)
+
+
+def _compile(
+    id: str,
+    version: int,
+    title: Mapping[str, str],
+    description: Mapping[str, str],
+    parent: str | None,
+    sources: tuple[str, ...],
+    path: str | None,
+    params: dict[str, Any],
+) -> Ruleset:
+    trump_order = [Rank(RANK_LETTERS.index(r)) for r in params["cards.trump_order"]]
+    plain_order = [Rank(RANK_LETTERS.index(r)) for r in params["cards.plain_order"]]
+    trump_points = {Rank(RANK_LETTERS.index(r)): v for r, v in params["cards.trump_points"].items()}
+    plain_points = {Rank(RANK_LETTERS.index(r)): v for r, v in params["cards.plain_points"].items()}
+    strength: list[tuple[int, ...]] = []
+    points: list[tuple[int, ...]] = []
+    for trump in Suit:
+        strength_row = []
+        points_row = []
+        for card in range(32):
+            suit, rank = card >> 3, Rank(card & 7)
+            if suit == trump:
+                strength_row.append(15 - trump_order.index(rank))
+                points_row.append(trump_points[rank])
+            else:
+                strength_row.append(7 - plain_order.index(rank))
+                points_row.append(plain_points[rank])
+        strength.append(tuple(strength_row))
+        points.append(tuple(points_row))
+    sequence = tuple(Rank(RANK_LETTERS.index(r)) for r in params["cards.sequence_order"])
+    key = json.dumps([id, version, params], sort_keys=True)
+    return Ruleset(
+        id=id,
+        version=version,
+        title=MappingProxyType(dict(title)),
+        description=MappingProxyType(dict(description)),
+        parent=parent,
+        sources=sources,
+        path=path,
+        params=MappingProxyType(params),
+        strength=tuple(strength),
+        points=tuple(points),
+        sequence_order=sequence,
+        _key=key,
+    )
+
+
+# ------------------------------------------------------------------------------------- loading
+
+
+@cache
+def _schema_validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(ruleset_schema(load_registry()))
+
+
+def shipped_rulesets() -> dict[str, Path]:
+    """The shipped rulesets: id -> file, in a stable order (classic first)."""
+    folder = data_dir("rules")
+    found = {p.stem: p for p in sorted(folder.glob("*.yaml")) if p.stem != "registry"}
+    ordered = {"classic": found.pop("classic")} if "classic" in found else {}
+    ordered.update(found)
+    return ordered
+
+
+def find_ruleset(ruleset_id: str) -> Ruleset:
+    """Return the shipped ruleset ``ruleset_id`` (cached).
+
+    Raises :class:`UnknownRulesetError` (with a "did you mean") when no shipped ruleset has it.
+    """
+    return _find_ruleset(ruleset_id)
+
+
+@cache
+def _find_ruleset(ruleset_id: str) -> Ruleset:
+    shipped = shipped_rulesets()
+    if ruleset_id not in shipped:
+        raise UnknownRulesetError(
+            [Diagnostic(None, None, None, "", f"unknown ruleset {ruleset_id!r}{_did_you_mean(ruleset_id, shipped)}; "
+                        f"shipped: {', '.join(shipped)}", "unknown_ruleset")]
+        )
+    return load_ruleset(shipped[ruleset_id])
+
+
+def load_ruleset(path: str | os.PathLike[str], text: str | None = None) -> Ruleset:
+    """Load, resolve, validate and compile the ruleset file at ``path``.
+
+    ``text`` may give the file's content. Raises :class:`RulesetError` whose ``diagnostics`` name
+    the file, line, column and key path of every problem found.
+    """
+    resolved = _resolve(Path(path), (), text)
+    registry = load_registry()
+    params = {pid: resolved.params[pid] for pid in registry.parameters}
+
+    def locate(pid: str) -> Diagnostic:
+        located, key_path = resolved.origins[pid]
+        return located.diagnostic(key_path, "")
+
+    diagnostics = _semantic_checks(params, registry, locate)
+    if diagnostics:
+        raise RulesetError(diagnostics)
+    data = resolved.located.data
+    return _compile(
+        data["id"],
+        data["version"],
+        _localized(data["title"]),
+        _localized(data.get("description", "")),
+        resolved.parent,
+        tuple(data.get("sources", ())),
+        str(path),
+        params,
+    )
+
+
+def shipped_parent_id(path: Path) -> str | None:
+    """The id of a shipped ruleset file, or None."""
+    for ruleset_id, shipped_path in shipped_rulesets().items():
+        if shipped_path.resolve() == path.resolve():
+            return ruleset_id
+    return None
+
+
+@dataclass
+class _Resolved:
+    located: Located
+    params: dict[str, Any]
+    origins: dict[str, tuple[Located, KeyPath]]
+    own: frozenset[str]
+    parent: str | None
+
+
+_RESOLVE_CACHE: dict[tuple[str, int, int], _Resolved] = {}
+
+
+def _resolve(path: Path, chain: tuple[Path, ...], text: str | None = None) -> _Resolved:
+    cache_key = None
+    if text is None:
+        try:
+            stat = path.stat()
+            cache_key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            pass
+        if cache_key in _RESOLVE_CACHE:
+            return _RESOLVE_CACHE[cache_key]
+    located, diagnostics = read_yaml(path, text)
+    if located is None or diagnostics:
+        raise RulesetError(diagnostics)
+    registry = load_registry()
+    data = located.data
+    if not isinstance(data, dict):
+        raise RulesetError([located.diagnostic((), f"expected a mapping of keys, found {_describe(data)}")])
+    _normalize_ranks(data, registry)
+    diagnostics = [_schema_diagnostic(located, error, registry) for error in _schema_validator().iter_errors(data)]
+    if diagnostics:
+        raise RulesetError(sorted(diagnostics, key=lambda d: (d.line or 0, d.column or 0)))
+    own: dict[str, tuple[Any, KeyPath]] = {}
+    _flatten(data, (), registry, own)
+    parent_id: str | None = None
+    if "extends" in data:
+        parent_path, parent_id = _parent_path(located, data["extends"], path)
+        if any(parent_path.resolve() == seen.resolve() for seen in (*chain, path)):
+            cycle = " -> ".join(p.name for p in (*chain, path, parent_path))
+            raise RulesetError([located.diagnostic(("extends",), f"extends cycle: {cycle}")])
+        parent = _resolve(parent_path, (*chain, path))
+        params = dict(parent.params)
+        origins = dict(parent.origins)
+    else:
+        missing = [pid for pid in registry.parameters if pid not in own]
+        if missing:
+            raise RulesetError(
+                [located.diagnostic((), f"a ruleset without 'extends' must set every parameter; missing: {', '.join(missing)}")]
+            )
+        params, origins = {}, {}
+    for pid, (value, key_path) in own.items():
+        params[pid] = value
+        origins[pid] = (located, key_path)
+    resolved = _Resolved(located, params, origins, frozenset(own), parent_id)
+    if cache_key is not None:
+        _RESOLVE_CACHE[cache_key] = resolved
+    return resolved
+
+
+def _parent_path(located: Located, extends: str, path: Path) -> tuple[Path, str | None]:
+    if extends.endswith((".yaml", ".yml")) or "/" in extends:
+        parent_path = (path.parent / extends)
+        if not parent_path.is_file():
+            raise RulesetError([located.diagnostic(("extends",), f"parent file not found: {extends!r} (resolved to {parent_path})")])
+        return parent_path, shipped_parent_id(parent_path) or extends
+    shipped = shipped_rulesets()
+    if extends not in shipped:
+        raise RulesetError(
+            [located.diagnostic(("extends",), f"unknown parent ruleset {extends!r}{_did_you_mean(extends, shipped)}; "
+                                f"expected a shipped id ({', '.join(shipped)}) or a relative .yaml path")]
+        )
+    return shipped[extends], extends
+
+
+def _flatten(node: dict[str, Any], prefix: KeyPath, registry: Registry, out: dict[str, tuple[Any, KeyPath]]) -> None:
+    for key, value in node.items():
+        if not prefix and key in METADATA_KEYS:
+            continue
+        key_path = (*prefix, key)
+        pid = ".".join(str(p) for p in key_path)
+        if pid in registry:
+            out[pid] = (value, key_path)
+        elif isinstance(value, dict):
+            _flatten(value, key_path, registry, out)
+
+
+def _normalize_ranks(data: dict[str, Any], registry: Registry) -> None:
+    """Read unquoted ranks as ranks: ``9`` is ``"9"`` and ``10`` is ``"T"`` in orders."""
+    for pid, parameter in registry.parameters.items():
+        if parameter.type != "rank_order":
+            continue
+        node: Any = data
+        for part in pid.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, list):
+            node[:] = [("T" if item == 10 else str(item)) if isinstance(item, int) and not isinstance(item, bool) else item for item in node]
+
+
+def _semantic_checks(params: dict[str, Any], registry: Registry, locate: Any) -> list[Diagnostic]:
+    """Checks a schema cannot express: the pack's points and the deal packets."""
+    diagnostics: list[Diagnostic] = []
+
+    def at(pid: str, message: str) -> Diagnostic:
+        base = locate(pid)
+        return Diagnostic(base.file, base.line, base.column, base.key_path or pid, message, "semantic")
+
+    trump_total = sum(params["cards.trump_points"].values())
+    plain_total = sum(params["cards.plain_points"].values())
+    pack = trump_total + 3 * plain_total
+    if pack != registry.pack_points:
+        culprit = "cards.trump_points" if "cards.trump_points" in params else "cards.plain_points"
+        diagnostics.append(
+            at(culprit, f"the point tables must total {registry.pack_points} for the pack "
+                        f"(trump suit + 3 plain suits); found {trump_total} + 3 x {plain_total} = {pack}")
+        )
+    for index, packet in enumerate(params["deal.first_packets"]):
+        if sum(packet) != 5:
+            diagnostics.append(at("deal.first_packets", f"packet {index + 1} {packet} deals {sum(packet)} cards; expected 5"))
+    return diagnostics
+
+
+def _did_you_mean(word: str, candidates: Any) -> str:
+    match = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f"; did you mean {match[0]!r}?" if match else ""
+
+
+def _describe(value: Any) -> str:
+    kinds = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a mapping"}
+    if value is None:
+        return "nothing (null)"
+    return f"{kinds.get(type(value), type(value).__name__)} {json.dumps(value, ensure_ascii=False, default=str)}"
+
+
+_TYPE_NAMES = {"boolean": "true or false", "integer": "an integer", "string": "a string", "array": "a list", "object": "a mapping"}
+
+
+def _schema_diagnostic(located: Located, error: jsonschema.ValidationError, registry: Registry) -> Diagnostic:
+    path: KeyPath = tuple(error.absolute_path)
+    found = _describe(error.instance)
+    validator = error.validator
+    if validator == "additionalProperties":
+        allowed = list(error.schema.get("properties", {}))
+        extras = [key for key in error.instance if key not in allowed]
+        key = extras[0]
+        full = ".".join(str(p) for p in (*path, key))
+        if not path and "." in key and key in registry:
+            head, _, tail = key.partition(".")
+            message = f"parameters are nested, not dotted: write '{head}:' then '  {tail}: ...'"
+        elif path or key in registry.areas():
+            candidates = [".".join(str(p) for p in (*path, a)) for a in allowed]
+            message = f"unknown parameter {full!r}{_did_you_mean(full, candidates)}"
+        else:
+            message = f"unknown key {key!r}{_did_you_mean(key, allowed)}; expected metadata ({', '.join(METADATA_KEYS)}) or a parameter area ({', '.join(registry.areas())})"
+        return located.diagnostic((*path, key), message, "schema.unknown")
+    if validator == "required":
+        missing = [key for key in error.validator_value if key not in error.instance]
+        return located.diagnostic(path, f"missing required key {missing[0]!r}", "schema.required")
+    if validator == "enum":
+        choices = ", ".join(json.dumps(v) if not isinstance(v, str) else v for v in error.validator_value)
+        return located.diagnostic(path, f"expected one of {choices}; found {found}", "schema.enum")
+    if validator == "type":
+        expected = error.validator_value
+        names = [expected] if isinstance(expected, str) else expected
+        return located.diagnostic(path, f"expected {' or '.join(_TYPE_NAMES.get(n, n) for n in names)}; found {found}", "schema.type")
+    if validator in ("minimum", "maximum"):
+        sign = ">=" if validator == "minimum" else "<="
+        return located.diagnostic(path, f"expected an integer {sign} {error.validator_value}; found {error.instance}", "schema.range")
+    if validator in ("minItems", "maxItems"):
+        return located.diagnostic(path, f"expected {'at least' if validator == 'minItems' else 'at most'} {error.validator_value} items; found {len(error.instance)}", "schema.items")
+    if validator == "uniqueItems":
+        return located.diagnostic(path, f"expected every item once (a permutation); found {found}", "schema.unique")
+    if validator == "pattern":
+        return located.diagnostic(path, f"expected text matching {error.validator_value}; found {found}", "schema.pattern")
+    if validator == "oneOf" and path and path[0] in ("title", "description"):
+        return located.diagnostic(path, f"expected a string or a mapping {{en: ..., fr: ...}}; found {found}", "schema.type")
+    return located.diagnostic(path, f"{error.message}", f"schema.{validator}")
+
+
+def _localized(value: Any) -> dict[str, str]:
+    if isinstance(value, str):
+        return {"en": value} if value else {}
+    return dict(value)
+
+
+def iter_changes(child: Ruleset, parent: Ruleset) -> Iterator[str]:
+    """Parameter ids whose resolved value differs between two rulesets, in registry order."""
+    for pid, value in child.params.items():
+        if parent.params[pid] != value:
+            yield pid
