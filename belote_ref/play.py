@@ -1,6 +1,17 @@
-"""Playing a card: tricks, the trick winner, card points, and (below) the legal plays.
+"""Playing a card: tricks, the trick winner, card points, and the legal plays.
 
 Pure functions driven only by the compiled :class:`~belote_ref.rules.Ruleset`.
+
+The legal plays follow the obligation ladder R0-R5 of ``rules.md`` §1.6, switched by the five
+``play.*`` registry parameters. :func:`legal_plays` is the public entry point;
+:func:`legal_mask` is the same computation on int masks for simulations, and
+:func:`explain_illegal` says which rule forbids a card.
+
+>>> from belote_ref import CardSet, Seat, Suit, find_ruleset, parse_cards
+>>> classic = find_ruleset("classic")
+>>> trick = Trick(Seat.N, tuple(parse_cards("AS 9H")))
+>>> legal_plays(classic, Suit.H, CardSet.parse("7H QH KD 8C"), trick)
+CardSet('7H QH')
 """
 
 from __future__ import annotations

@@ -67,6 +67,7 @@ class Ruleset:
     points: tuple[tuple[int, ...], ...] = field(repr=False)
     sequence_order: tuple[Rank, ...] = field(repr=False)
     _key: str = field(repr=False)
+    overrides: frozenset[str] = field(default=frozenset(), repr=False)
 
     def __getitem__(self, parameter_id: str) -> Any:
         """The resolved value of a registry parameter; raises ``KeyError`` for an unknown id."""
@@ -128,6 +129,7 @@ def _compile(
     sources: tuple[str, ...],
     path: str | None,
     params: dict[str, Any],
+    overrides: frozenset[str] = frozenset(),
 ) -> Ruleset:
     trump_order = [Rank(RANK_LETTERS.index(r)) for r in params["cards.trump_order"]]
     plain_order = [Rank(RANK_LETTERS.index(r)) for r in params["cards.plain_order"]]
@@ -163,6 +165,7 @@ def _compile(
         points=tuple(points),
         sequence_order=sequence,
         _key=key,
+        overrides=overrides,
     )
 
 
@@ -229,6 +232,7 @@ def load_ruleset(path: str | os.PathLike[str], text: str | None = None) -> Rules
         tuple(data.get("sources", ())),
         str(path),
         params,
+        resolved.overrides,
     )
 
 
@@ -245,7 +249,7 @@ class _Resolved:
     located: Located
     params: dict[str, Any]
     origins: dict[str, tuple[Located, KeyPath]]
-    own: frozenset[str]
+    overrides: frozenset[str]
     parent: str | None
 
 
@@ -270,9 +274,12 @@ def _resolve(path: Path, chain: tuple[Path, ...], text: str | None = None) -> _R
     if not isinstance(data, dict):
         raise RulesetError([located.diagnostic((), f"expected a mapping of keys, found {_describe(data)}")])
     _normalize_ranks(data, registry)
-    diagnostics = [_schema_diagnostic(located, error, registry) for error in _schema_validator().iter_errors(data)]
-    if diagnostics:
-        raise RulesetError(sorted(diagnostics, key=lambda d: (d.line or 0, d.column or 0)))
+    errors = sorted(_schema_validator().iter_errors(data), key=lambda e: e.validator != "type")
+    by_path: dict[tuple[Any, ...], Diagnostic] = {}
+    for error in errors:
+        by_path.setdefault(tuple(error.absolute_path), _schema_diagnostic(located, error, registry))
+    if by_path:
+        raise RulesetError(sorted(by_path.values(), key=lambda d: (d.line or 0, d.column or 0)))
     own: dict[str, tuple[Any, KeyPath]] = {}
     _flatten(data, (), registry, own)
     parent_id: str | None = None
@@ -284,6 +291,7 @@ def _resolve(path: Path, chain: tuple[Path, ...], text: str | None = None) -> _R
         parent = _resolve(parent_path, (*chain, path))
         params = dict(parent.params)
         origins = dict(parent.origins)
+        overrides = frozenset(pid for pid, (value, _) in own.items() if params[pid] != value)
     else:
         missing = [pid for pid in registry.parameters if pid not in own]
         if missing:
@@ -291,10 +299,11 @@ def _resolve(path: Path, chain: tuple[Path, ...], text: str | None = None) -> _R
                 [located.diagnostic((), f"a ruleset without 'extends' must set every parameter; missing: {', '.join(missing)}")]
             )
         params, origins = {}, {}
+        overrides = frozenset()
     for pid, (value, key_path) in own.items():
         params[pid] = value
         origins[pid] = (located, key_path)
-    resolved = _Resolved(located, params, origins, frozenset(own), parent_id)
+    resolved = _Resolved(located, params, origins, overrides, parent_id)
     if cache_key is not None:
         _RESOLVE_CACHE[cache_key] = resolved
     return resolved
@@ -371,7 +380,10 @@ def _describe(value: Any) -> str:
     kinds = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a mapping"}
     if value is None:
         return "nothing (null)"
-    return f"{kinds.get(type(value), type(value).__name__)} {json.dumps(value, ensure_ascii=False, default=str)}"
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{kinds.get(type(value), type(value).__name__)} {text}"
 
 
 _TYPE_NAMES = {"boolean": "true or false", "integer": "an integer", "string": "a string", "array": "a list", "object": "a mapping"}

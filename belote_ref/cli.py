@@ -1,0 +1,182 @@
+"""The ``belote-ref`` command line.
+
+Exit codes: 0 success, 1 a check failed, 2 bad input or usage. Errors are printed one per line
+(``path:line:col: key.path: message``); a traceback only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from belote_ref.errors import BeloteRefError, RulesetError
+from belote_ref.registry import load_registry, ruleset_schema
+from belote_ref.rules import Ruleset, find_ruleset, iter_changes, load_ruleset, shipped_rulesets
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def resolve_ruleset(reference: str) -> Ruleset:
+    """A shipped ruleset by id, or a ruleset file by path.
+
+    Raises :class:`~belote_ref.errors.UnknownRulesetError` when ``reference`` is neither.
+    """
+    if reference in shipped_rulesets():
+        return find_ruleset(reference)
+    path = Path(reference)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        return load_ruleset(path)
+    return find_ruleset(reference)
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _title(ruleset: Ruleset) -> str:
+    return ruleset.title.get("en") or ruleset.id
+
+
+def cmd_rules_list(args: argparse.Namespace) -> int:
+    classic = find_ruleset("classic")
+    rows = []
+    for ruleset_id in shipped_rulesets():
+        ruleset = find_ruleset(ruleset_id)
+        changes = list(iter_changes(ruleset, classic))
+        rows.append({"id": ruleset.id, "version": ruleset.version, "title": _title(ruleset),
+                     "parent": ruleset.parent, "changes_from_classic": len(changes)})
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    print(f"{'id':<18} {'parent':<10} {'changes':>7}  title")
+    for row in rows:
+        print(f"{row['id']:<18} {row['parent'] or '-':<10} {row['changes_from_classic']:>7}  {row['title']}")
+    return EXIT_OK
+
+
+def cmd_rules_show(args: argparse.Namespace) -> int:
+    ruleset = resolve_ruleset(args.ruleset)
+    if args.json:
+        print(json.dumps(ruleset.to_json(), ensure_ascii=False, indent=2))
+        return EXIT_OK
+    registry = load_registry()
+    print(f"{ruleset.id} v{ruleset.version}: {_title(ruleset)}")
+    if ruleset.parent:
+        print(f"extends {ruleset.parent}; * marks a value this ruleset changes")
+    for area in registry.areas():
+        print(f"\n[{area}]")
+        for pid, parameter in registry.parameters.items():
+            if parameter.area != area:
+                continue
+            marker = "*" if pid in ruleset.overrides else " "
+            print(f" {marker} {pid} = {_format_value(ruleset[pid])}")
+    return EXIT_OK
+
+
+def cmd_rules_validate(args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    for path in args.paths:
+        try:
+            ruleset = load_ruleset(path)
+        except RulesetError as error:
+            for diagnostic in error.diagnostics:
+                print(diagnostic, file=sys.stderr)
+            status = EXIT_BAD_INPUT
+        else:
+            print(f"{path}: ok ({ruleset.id} v{ruleset.version})")
+    return status
+
+
+def cmd_rules_diff(args: argparse.Namespace) -> int:
+    left, right = resolve_ruleset(args.a), resolve_ruleset(args.b)
+    registry = load_registry()
+    changed = list(iter_changes(right, left))
+    if not changed:
+        print(f"{left.id} and {right.id} resolve to the same parameters")
+        return EXIT_OK
+    for pid in changed:
+        print(f"{pid}")
+        print(f"  {left.id}: {_format_value(left[pid])}")
+        print(f"  {right.id}: {_format_value(right[pid])}")
+        print(f"  {registry[pid].en}")
+    return EXIT_OK
+
+
+def cmd_rules_schema(args: argparse.Namespace) -> int:
+    text = json.dumps(ruleset_schema(), ensure_ascii=False, indent=2) + "\n"
+    if args.check:
+        path = Path(args.check)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            print(f"{path}: out of date; regenerate with `belote-ref rules schema > {path}`", file=sys.stderr)
+            return EXIT_FAILED
+        print(f"{path}: up to date")
+        return EXIT_OK
+    sys.stdout.write(text)
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="belote-ref", description="Belote rules as data, a reference engine and a conformance suite.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    rules = commands.add_parser("rules", help="list, show, validate and compare rulesets")
+    rules_commands = rules.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
+    listing = rules_commands.add_parser("list", help="the shipped rulesets")
+    listing.add_argument("--json", action="store_true")
+    listing.set_defaults(handler=cmd_rules_list)
+    show = rules_commands.add_parser("show", help="a ruleset's resolved parameters")
+    show.add_argument("ruleset", metavar="ID|PATH")
+    show.add_argument("--json", action="store_true", help='print {"id","version","parameters"} with dotted keys')
+    show.set_defaults(handler=cmd_rules_show)
+    validate = rules_commands.add_parser("validate", help="check ruleset files (exit 2 on any error)")
+    validate.add_argument("paths", nargs="+", metavar="PATH")
+    validate.set_defaults(handler=cmd_rules_validate)
+    diff = rules_commands.add_parser("diff", help="the parameters that differ between two rulesets")
+    diff.add_argument("a", metavar="A")
+    diff.add_argument("b", metavar="B")
+    diff.set_defaults(handler=cmd_rules_diff)
+    schema = rules_commands.add_parser("schema", help="print the ruleset JSON Schema generated from the registry")
+    schema.add_argument("--check", metavar="FILE", help="compare with FILE instead of printing")
+    schema.set_defaults(handler=cmd_rules_schema)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.handler(args)
+        return result
+    except RulesetError as error:
+        if args.debug:
+            raise
+        for diagnostic in error.diagnostics:
+            print(diagnostic, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BeloteRefError as error:
+        if args.debug:
+            raise
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as error:  # noqa: BLE001 - the CLI must never show a bare traceback
+        if args.debug:
+            raise
+        print(f"internal error, please report it (rerun with --debug for details): {type(error).__name__}: {error}",
+              file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())
