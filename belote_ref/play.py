@@ -17,12 +17,26 @@ CardSet('7H QH')
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Final
 
-from belote_ref.cards import Card, Seat, Suit
+from belote_ref.cards import CARDS, SUIT_LETTERS, Card, CardSet, Seat, Suit
+from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset
 
-__all__ = ["Trick", "trick_points", "trick_winner"]
+__all__ = [
+    "RULE_CARD_IN_HAND",
+    "RULE_FOLLOW_SUIT",
+    "RULE_MUST_OVERTRUMP",
+    "RULE_MUST_TRUMP",
+    "Trick",
+    "Violation",
+    "explain_illegal",
+    "legal_mask",
+    "legal_plays",
+    "trick_points",
+    "trick_winner",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,3 +83,430 @@ def trick_points(rules: Ruleset, trump: Suit, cards: Iterable[int]) -> int:
     """The card points of ``cards`` with ``trump`` as trumps (no last-trick bonus)."""
     table = rules.points[trump]
     return sum(table[card] for card in cards)
+
+
+# ------------------------------------------------------------------------------- legal plays
+#
+# Two implementations of one ladder (rules.md §1.6):
+#
+# - ``legal_mask``: the fast path, on int masks with per-ruleset tables compiled once;
+# - ``_ladder``: the readable reference, used by ``explain_illegal`` to name the rung and the
+#   rule. The tests check that both agree on random positions under every parameter combination.
+
+_PLAY_PARAMETERS: Final = (
+    "play.partner_master_exception",
+    "play.trump_lead_overtrump",
+    "play.undertrump_over_opponent",
+    "play.undertrump_partner",
+    "play.must_head_plain_suit",
+)
+
+RULE_CARD_IN_HAND: Final = "play.card_in_hand"
+"""Base rule: the card played must be in the player's hand (code ``card_not_in_hand``)."""
+RULE_FOLLOW_SUIT: Final = "play.follow_suit"
+"""Base rule: follow the led suit when you hold it (trumps included when trumps are led)."""
+RULE_MUST_TRUMP: Final = "play.must_trump"
+"""Base rule: void in the led suit, play a trump when you hold one (couper)."""
+RULE_MUST_OVERTRUMP: Final = "play.must_overtrump"
+"""Base rule: play a trump higher than the best trump on the table when you hold one (monter, surcouper)."""
+
+# undertrump_partner modes in the compiled tables
+_UP_ALLOWED: Final = 0
+_UP_ALL_TRUMPS: Final = 1
+_UP_FORCED: Final = 2
+_UP_MODES: Final = {"allowed": _UP_ALLOWED, "only_if_hand_is_all_trumps": _UP_ALL_TRUMPS, "only_if_forced": _UP_FORCED}
+
+# Per-ruleset compiled tables, keyed by ``id(rules)``. Each entry holds a strong reference to its
+# ruleset (last item), so an id cannot be reused by another object while its entry exists.
+_FAST: dict[int, tuple[object, ...]] = {}
+_FAST_LIMIT: Final = 256
+
+_PerTrump = tuple[
+    tuple[tuple[int, ...], ...],  # eff[led][card]: strength if trump or of the led suit, else -1
+    tuple[int, ...],  # above[card]: mask of the cards of the same suit that beat card
+    int,  # mask of the trump suit
+    bool,  # play.must_head_plain_suit
+    bool,  # play.partner_master_exception
+    bool,  # play.trump_lead_overtrump == except_partner_winning
+    bool,  # play.undertrump_over_opponent == optional
+    int,  # play.undertrump_partner mode (_UP_*)
+]
+
+
+@dataclass(frozen=True, slots=True)
+class _PlayPolicy:
+    """The five ``play.*`` parameter values, as the readable ladder reads them."""
+
+    partner_master_exception: bool
+    trump_lead_overtrump: str
+    undertrump_over_opponent: str
+    undertrump_partner: str
+    must_head_plain_suit: bool
+
+    @classmethod
+    def of(cls, rules: Ruleset) -> _PlayPolicy:
+        return cls(
+            partner_master_exception=bool(rules["play.partner_master_exception"]),
+            trump_lead_overtrump=rules["play.trump_lead_overtrump"],
+            undertrump_over_opponent=rules["play.undertrump_over_opponent"],
+            undertrump_partner=rules["play.undertrump_partner"],
+            must_head_plain_suit=bool(rules["play.must_head_plain_suit"]),
+        )
+
+    def value(self, parameter_id: str) -> object:
+        return getattr(self, parameter_id.partition(".")[2])
+
+
+def _above_table(strength: tuple[int, ...]) -> tuple[int, ...]:
+    """``above[card]``: mask of the cards of ``card``'s suit whose strength is higher."""
+    table = []
+    for card in range(32):
+        suit = card >> 3
+        mask = 0
+        for other in range(suit * 8, suit * 8 + 8):
+            if strength[other] > strength[card]:
+                mask |= 1 << other
+        table.append(mask)
+    return tuple(table)
+
+
+def _compile_fast(rules: Ruleset) -> tuple[object, ...]:
+    """Compile (once per ruleset object) the tables and flags that :func:`legal_mask` reads."""
+    policy = _PlayPolicy.of(rules)
+    flags = (
+        policy.must_head_plain_suit,
+        policy.partner_master_exception,
+        policy.trump_lead_overtrump == "except_partner_winning",
+        policy.undertrump_over_opponent == "optional",
+        _UP_MODES[policy.undertrump_partner],
+    )
+    per_trump: list[_PerTrump] = []
+    for trump in range(4):
+        strength = rules.strength[trump]
+        eff = tuple(
+            tuple(strength[card] if card >> 3 in (trump, led) else -1 for card in range(32)) for led in range(4)
+        )
+        per_trump.append((eff, _above_table(strength), 0xFF << (8 * trump), *flags))
+    entry = (*per_trump, rules)
+    if len(_FAST) >= _FAST_LIMIT:
+        _FAST.clear()
+    _FAST[id(rules)] = entry
+    return entry
+
+
+def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: tuple[int, ...]) -> int:
+    """The legal plays as a 32-bit card mask: the fast form of :func:`legal_plays`.
+
+    ``trump`` is the trump suit (``Suit`` or its int), ``hand_mask`` the player's
+    :attr:`CardSet.mask <belote_ref.cards.CardSet.mask>`, ``cards`` the cards of the trick so far in
+    play order (0 to 3 cards). ``leader`` is the seat that led; it is accepted for symmetry with
+    :class:`Trick` but the result does not depend on it: the partner of the seat to play is the one
+    who played the card two places before it, so "partner is master" is "the winning card is
+    ``cards[-2]``".
+
+    Returns ``hand_mask`` itself when the trick is empty, and 0 for an empty hand; otherwise a
+    non-empty subset of ``hand_mask``.
+
+    .. warning:: Nothing is validated: a complete trick (4 cards), cards out of range, or a hand
+       overlapping the trick give unspecified results. :func:`legal_plays` checks the trick size.
+    """
+    n = len(cards)
+    if not n:
+        return hand_mask
+    entry = _FAST.get(id(rules))
+    if entry is None:
+        entry = _compile_fast(rules)
+    effs, above, tmask, head, pme, tlo_relaxed, opp_optional, up_mode = entry[trump]  # type: ignore[misc]
+    w = cards[0]
+    led = w >> 3
+    eff = effs[led]
+    ws = eff[w]
+    wi = 0
+    if n > 1:
+        c = cards[1]
+        s = eff[c]
+        if s > ws:
+            w, ws, wi = c, s, 1
+        if n > 2:
+            c = cards[2]
+            s = eff[c]
+            if s > ws:
+                w, ws, wi = c, s, 2
+    # R1: trump led
+    if led == trump:
+        same = hand_mask & tmask
+        if not same:
+            return hand_mask
+        over = same & above[w]
+        if over and not (tlo_relaxed and wi == n - 2):
+            return over
+        return same
+    # R2: plain suit led, player holds it
+    same = hand_mask & (0xFF << (led << 3))
+    if same:
+        if head and ws < 8 and wi != n - 2:
+            beat = same & above[w]
+            if beat:
+                return beat
+        return same
+    # R3: void in the led suit and in trumps
+    trumps = hand_mask & tmask
+    if not trumps:
+        return hand_mask
+    # R4: partner is master and the exception applies
+    if pme and wi == n - 2:
+        if ws < 8 or up_mode == 0:  # plain winner, or undertrump_partner == allowed
+            return hand_mask
+        others_over = (hand_mask ^ trumps) | (trumps & above[w])
+        if up_mode == 1:  # only_if_hand_is_all_trumps
+            return others_over if hand_mask != trumps else trumps
+        return others_over or trumps  # only_if_forced: under (= all trumps, over is empty)
+    # R5
+    if ws >= 8:
+        over = trumps & above[w]
+        if over:
+            return over
+        return hand_mask if opp_optional else trumps
+    return trumps
+
+
+_new_cardset = object.__new__
+_set_cardset_mask = CardSet.__dict__["mask"].__set__
+
+
+def legal_plays(rules: Ruleset, trump: Suit, hand: CardSet, trick: Trick) -> CardSet:
+    """The cards of ``hand`` that may be played to ``trick``, by the ladder of ``rules.md`` §1.6.
+
+    The first rung whose condition holds decides:
+
+    - R0: leading: any card;
+    - R1: trumps led: the trumps that beat the best trump, even over the partner (unless
+      ``play.trump_lead_overtrump`` is ``except_partner_winning`` and the partner is master);
+      else any trump; void in trumps: any card;
+    - R2: plain suit led and held: any card of it (``play.must_head_plain_suit``: the cards of
+      it that beat an opponent's winning card of that suit, if any);
+    - R3: void in the led suit and in trumps: any card;
+    - R4: partner is master and ``play.partner_master_exception``: any card, except that when
+      the partner has ruffed, ``play.undertrump_partner`` may forbid trumps below his;
+    - R5: otherwise, if the trick is ruffed, the higher trumps, else by
+      ``play.undertrump_over_opponent`` any trump (``required``) or any card (``optional``); if
+      the trick is not ruffed, any trump.
+
+    "Partner is master" means the card now winning the trick was played by
+    ``trick.next_seat.partner``.
+
+    Returns the empty set for an empty hand and a non-empty subset of ``hand`` otherwise.
+
+    :raises ValueError: if the trick already holds four cards.
+    """
+    cards = trick.cards
+    if len(cards) > 3:
+        raise ValueError(f"the trick is complete: {' '.join(str(c) for c in cards)}")
+    result = _new_cardset(CardSet)
+    _set_cardset_mask(result, legal_mask(rules, trump, hand.mask, trick.leader, cards))
+    return result
+
+
+# -------------------------------------------------------------------------- the readable ladder
+
+
+@dataclass(frozen=True, slots=True)
+class _Position:
+    """The sets of rules.md §1.6 for one player about to play to a non-empty trick."""
+
+    trump: int
+    led: int
+    winner: int  # the card now winning the trick
+    winner_is_trump: bool
+    partner_master: bool
+    hand: int
+    same: int  # cards of the led suit in hand
+    trumps: int  # trumps in hand
+    others: int  # hand minus trumps
+    over: int  # trumps in hand that beat the winner (0 unless the winner is a trump)
+    beat: int  # cards of the led suit in hand that beat the winner (0 unless it is a plain card)
+
+    @classmethod
+    def of(cls, rules: Ruleset, trump: int, hand_mask: int, cards: tuple[int, ...]) -> _Position:
+        strength = rules.strength[trump]
+        index = _winning_index(strength, cards)  # type: ignore[arg-type]
+        winner = cards[index]
+        led = cards[0] >> 3
+        tmask = 0xFF << (8 * trump)
+        above = _above_table(strength)[winner]
+        winner_is_trump = winner >> 3 == trump
+        same = hand_mask & (0xFF << (8 * led))
+        trumps = hand_mask & tmask
+        return cls(
+            trump=trump,
+            led=led,
+            winner=winner,
+            winner_is_trump=winner_is_trump,
+            partner_master=index == len(cards) - 2,
+            hand=hand_mask,
+            same=same,
+            trumps=trumps,
+            others=hand_mask & ~tmask,
+            over=trumps & above if winner_is_trump else 0,
+            beat=same & above if not winner_is_trump else 0,
+        )
+
+
+def _ladder(policy: _PlayPolicy, p: _Position) -> tuple[int, str]:
+    """The legal mask and the rung that decided it (``"R1.over"`` ...): rules.md §1.6, verbatim."""
+    if p.led == p.trump:
+        if not p.same:
+            return p.hand, "R1.void"
+        if p.over and not (policy.trump_lead_overtrump == "except_partner_winning" and p.partner_master):
+            return p.over, "R1.over"
+        return p.same, "R1.same"
+    if p.same:
+        if policy.must_head_plain_suit and not p.partner_master and not p.winner_is_trump and p.beat:
+            return p.beat, "R2.head"
+        return p.same, "R2.follow"
+    if not p.trumps:
+        return p.hand, "R3"
+    if p.partner_master and policy.partner_master_exception:
+        if not p.winner_is_trump:
+            return p.hand, "R4.plain"
+        if policy.undertrump_partner == "allowed":
+            return p.hand, "R4.allowed"
+        if policy.undertrump_partner == "only_if_hand_is_all_trumps":
+            return (p.others | p.over, "R4.all_trumps") if p.others else (p.trumps, "R4.all_trumps")
+        if p.others | p.over:
+            return p.others | p.over, "R4.forced"
+        return p.trumps & ~p.over, "R4.forced"
+    if p.winner_is_trump:
+        if p.over:
+            return p.over, "R5.over"
+        if policy.undertrump_over_opponent == "required":
+            return p.trumps, "R5.required"
+        return p.hand, "R5.optional"
+    return p.trumps, "R5.ruff"
+
+
+# ------------------------------------------------------------------------------ explaining
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """Why a card may not be played: see :func:`explain_illegal`."""
+
+    code: str
+    """``"illegal_play"`` or ``"card_not_in_hand"``."""
+    rule: str
+    """The rule that forbids the card: a ``play.*`` registry parameter id, or a base rule id
+    (:data:`RULE_FOLLOW_SUIT`, :data:`RULE_MUST_TRUMP`, :data:`RULE_MUST_OVERTRUMP`,
+    :data:`RULE_CARD_IN_HAND`)."""
+    card: Card
+    """The card that was played."""
+    allowed: CardSet
+    """The cards that were legal."""
+    message: str
+    """A human explanation (not graded), e.g. ``"must overtrump 9H: holds JH"``."""
+
+
+def _fmt(mask: int) -> str:
+    return str(CardSet(mask)) or "-"
+
+
+def explain_illegal(rules: Ruleset, trump: Suit, hand: CardSet, trick: Trick, card: Card) -> Violation | None:
+    """Say why ``card`` may not be played from ``hand`` to ``trick``; None when it is legal.
+
+    ``Violation.rule`` names the rule an app author broke:
+
+    ====================================  ==========================================================
+    rule                                  when
+    ====================================  ==========================================================
+    ``play.card_in_hand``                 the card is not in the hand (code ``card_not_in_hand``)
+    ``play.follow_suit``                  the led suit (trumps, if trumps were led) is held and the
+                                          card is not of it (R1, R2)
+    ``play.must_overtrump``               a higher trump than the winning one was required and the
+                                          card is not one (R1 over an opponent, R5)
+    ``play.must_trump``                   void in the led suit, a trump was required (R5), and no
+                                          parameter value made the difference
+    ``play.trump_lead_overtrump``         trumps led, partner master, a higher trump held: the value
+                                          ``always`` requires it
+    ``play.must_head_plain_suit``         the card follows suit but does not beat the opponent's
+                                          winning card of that suit (R2)
+    ``play.partner_master_exception``     partner is master and the exception is off: the card (a
+                                          discard, or a lower trump) would be legal with it on
+    ``play.undertrump_partner``           the card is a trump under the partner's ruff and the value
+                                          (``only_if_hand_is_all_trumps`` / ``only_if_forced``)
+                                          forbids it (R4)
+    ``play.undertrump_over_opponent``     an opponent ruffed, no higher trump is held, and the value
+                                          ``required`` demands a trump (the card is a discard)
+    ====================================  ==========================================================
+
+    The rule is found thus: a card that fails to follow suit is ``play.follow_suit``; a card
+    forbidden by a rung that only exists through a parameter (R2 heading, R4 restrictions) names that
+    parameter; otherwise, if changing the value of one ``play.*`` parameter (tried in the order
+    ``trump_lead_overtrump``, ``partner_master_exception``, ``undertrump_over_opponent``) would make
+    the card legal, that parameter is named; else the base rule of the rung
+    (``play.must_overtrump`` or ``play.must_trump``).
+
+    :raises ValueError: if the trick already holds four cards.
+    """
+    cards = trick.cards
+    if len(cards) > 3:
+        raise ValueError(f"the trick is complete: {' '.join(str(c) for c in cards)}")
+    card = CARDS[card]
+    hand_mask = hand.mask
+    allowed_mask = legal_mask(rules, trump, hand_mask, trick.leader, cards)
+    allowed = CardSet(allowed_mask)
+    if not hand_mask >> card & 1:
+        return Violation("card_not_in_hand", RULE_CARD_IN_HAND, card, allowed, f"{card} is not in the hand ({_fmt(hand_mask)})")
+    if allowed_mask >> card & 1:
+        return None
+    position = _Position.of(rules, int(trump), hand_mask, cards)
+    policy = _PlayPolicy.of(rules)
+    mask, rung = _ladder(policy, position)
+    assert mask == allowed_mask, f"ladder {rung} disagrees with legal_mask: {_fmt(mask)} != {_fmt(allowed_mask)}"
+    rule = _rule_of(policy, position, rung, card)
+    return Violation("illegal_play", rule, card, allowed, _message(rule, policy, position, trick))
+
+
+def _rule_of(policy: _PlayPolicy, p: _Position, rung: str, card: int) -> str:
+    """The rule id for an illegal ``card`` (in hand) forbidden at ``rung``."""
+    if rung in ("R1.over", "R1.same", "R2.follow", "R2.head") and not (p.same >> card & 1):
+        return RULE_FOLLOW_SUIT
+    if rung == "R2.head":
+        return "play.must_head_plain_suit"
+    if rung.startswith("R4."):
+        return "play.undertrump_partner"
+    registry = load_registry()
+    for parameter_id in ("play.trump_lead_overtrump", "play.partner_master_exception", "play.undertrump_over_opponent"):
+        current = policy.value(parameter_id)
+        for value in registry[parameter_id].values:
+            if value == current:
+                continue
+            changed = replace(policy, **{parameter_id.partition(".")[2]: value})
+            if _ladder(changed, p)[0] >> card & 1:
+                return parameter_id
+    return RULE_MUST_OVERTRUMP if rung in ("R1.over", "R5.over") else RULE_MUST_TRUMP
+
+
+def _message(rule: str, policy: _PlayPolicy, p: _Position, trick: Trick) -> str:
+    seat = trick.next_seat.name
+    winner = str(CARDS[p.winner])
+    if rule == RULE_FOLLOW_SUIT:
+        suit = "trumps" if p.led == p.trump else f"suit {SUIT_LETTERS[p.led]}"
+        return f"{seat} must follow {suit}: holds {_fmt(p.same)}"
+    if rule == RULE_MUST_OVERTRUMP:
+        return f"{seat} must overtrump {winner}: holds {_fmt(p.over)}"
+    if rule == RULE_MUST_TRUMP:
+        return f"{seat} must trump: void in {SUIT_LETTERS[p.led]}, holds {_fmt(p.trumps)}"
+    if rule == "play.trump_lead_overtrump":
+        return (f"{seat} must overtrump {winner} even over the partner when trumps are led "
+                f"(play.trump_lead_overtrump: {policy.trump_lead_overtrump}): holds {_fmt(p.over)}")
+    if rule == "play.must_head_plain_suit":
+        return f"{seat} must beat the opponent's {winner} (play.must_head_plain_suit): holds {_fmt(p.beat)}"
+    if rule == "play.partner_master_exception":
+        return (f"{seat} must trump even though the partner is master "
+                f"(play.partner_master_exception: false): holds {_fmt(p.trumps)}")
+    if rule == "play.undertrump_partner":
+        return (f"{seat} may not undertrump the partner's {winner} "
+                f"(play.undertrump_partner: {policy.undertrump_partner})")
+    # play.undertrump_over_opponent
+    return (f"{seat} must play a trump, even below {winner}, when unable to overtrump "
+            f"(play.undertrump_over_opponent: {policy.undertrump_over_opponent}): holds {_fmt(p.trumps)}")
