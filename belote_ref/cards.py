@@ -47,6 +47,10 @@ class Suit(enum.IntEnum):
     D = 2
     C = 3
 
+    def __bool__(self) -> bool:
+        # Members are never falsy: `if seat:` must not skip N, the 7 of spades or spades.
+        return True
+
     @property
     def letter(self) -> str:
         """The one-letter notation: ``S``, ``H``, ``D`` or ``C``."""
@@ -78,6 +82,10 @@ class Rank(enum.IntEnum):
     KING = 6
     ACE = 7
 
+    def __bool__(self) -> bool:
+        # Members are never falsy: `if seat:` must not skip N, the 7 of spades or spades.
+        return True
+
     @property
     def letter(self) -> str:
         """The one-letter notation: ``7 8 9 T J Q K A``."""
@@ -103,6 +111,10 @@ class Card(int):
     """
 
     __slots__ = ()
+
+    def __bool__(self) -> bool:
+        # Members are never falsy: `if seat:` must not skip N, the 7 of spades or spades.
+        return True
 
     @property
     def suit(self) -> Suit:
@@ -269,6 +281,10 @@ class Seat(enum.IntEnum):
     E = 1
     S = 2
     W = 3
+
+    def __bool__(self) -> bool:
+        # Members are never falsy: `if seat:` must not skip N, the 7 of spades or spades.
+        return True
 
     @property
     def next(self) -> Seat:

@@ -56,11 +56,14 @@ class BeloteRefError(ValueError):
     """Base of every error belote-ref raises on bad input."""
 
     code: str = "error"
+    #: For errors about one item of a sequence (a call, a play, a trick): its 0-based index.
+    index: int | None = None
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(self, message: str, *, code: str | None = None, index: int | None = None) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
+        self.index = index
 
 
 class NotationError(BeloteRefError):
@@ -102,6 +105,7 @@ class IllegalPlayError(IllegalActionError):
 
     code = "illegal_play"
 
-    def __init__(self, message: str, *, violation: Any = None, code: str | None = None) -> None:
-        super().__init__(message, code=code)
+    def __init__(self, message: str, *, violation: Any = None, code: str | None = None,
+                 index: int | None = None) -> None:
+        super().__init__(message, code=code, index=index)
         self.violation = violation
