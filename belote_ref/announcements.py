@@ -28,13 +28,12 @@ Choices of belote-ref where the sources are silent (each documented where it is 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from belote_ref.cards import RANK_LETTERS, Card, CardSet, Rank, Seat, Suit, Team
-from belote_ref.errors import BeloteRefError
+from belote_ref.errors import BeloteRefError, NotationError
 from belote_ref.rules import Ruleset
 
 __all__ = [
@@ -124,14 +123,18 @@ class Declaration:
         :class:`~belote_ref.errors.BeloteRefError` with code ``bad_announcement`` when the cards
         are not a combination of that kind, a card is repeated, or ``points`` is given and wrong.
         """
-        seat = Seat.parse(data.get("seat"))  # type: ignore[arg-type]
-        tokens = data.get("cards")
+        seat_token, kind, tokens = data.get("seat"), data.get("kind"), data.get("cards")
+        if not isinstance(seat_token, str):
+            raise NotationError(f"announcement: 'seat' must be one of N E S W; found {seat_token!r}")
+        seat = Seat.parse(seat_token)
+        if not isinstance(kind, str):
+            raise BeloteRefError(f"announcement of {seat.name}: 'kind' must be a string; found {kind!r}", code="bad_announcement")
         if not isinstance(tokens, list):
             raise BeloteRefError(f"announcement of {seat.name}: 'cards' must be a list of card tokens", code="bad_announcement")
         cards = CardSet.parse(tokens)
         if len(cards) != len(tokens):
             raise BeloteRefError(f"announcement of {seat.name}: a card is listed twice in {tokens}", code="bad_announcement")
-        combination = make_combination(rules, trump, data.get("kind"), cards)  # type: ignore[arg-type]
+        combination = make_combination(rules, trump, kind, cards)
         points = data.get("points")
         if points is not None and points != combination.points:
             raise BeloteRefError(
@@ -212,7 +215,7 @@ def _sort_key(combination: Combination) -> tuple[int, int, tuple[int, ...]]:
     return (-combination.points, _KIND_ORDER[combination.kind], tuple(combination.cards))
 
 
-def combinations(rules: Ruleset, trump: Suit, hand: CardSet) -> list[Combination]:
+def combinations(rules: Ruleset, trump: Suit, hand: CardSet | Iterable[int]) -> list[Combination]:
     """The combinations ``hand`` holds under ``rules``, best first.
 
     Sequences are the maximal runs of three or more cards of one suit in ``cards.sequence_order``
@@ -326,8 +329,12 @@ def compare_combinations(rules: Ruleset, trump: Suit, a: Combination, b: Combina
 
 
 def _best_of(rules: Ruleset, trump: Suit, declarations: list[Declaration]) -> Declaration:
-    compare = functools.cmp_to_key(lambda x, y: compare_combinations(rules, trump, x.combination, y.combination))
-    return max(declarations, key=compare)
+    """The first declaration of a best combination among ``declarations`` (not empty)."""
+    best = declarations[0]
+    for declaration in declarations[1:]:
+        if compare_combinations(rules, trump, declaration.combination, best.combination) > 0:
+            best = declaration
+    return best
 
 
 def best_team(rules: Ruleset, trump: Suit, declarations: Sequence[Declaration], eldest: Seat) -> Team | None:

@@ -19,15 +19,27 @@ name a suit (any suit).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from belote_ref.cards import SUIT_LETTERS, Card, CardSet, Seat, Suit
-from belote_ref.errors import BeloteRefError, IllegalCallError
+from belote_ref.announcements import Declaration
+from belote_ref.cards import DECK, SUIT_LETTERS, Card, CardSet, Seat, Suit
+from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError
+from belote_ref.play import Trick, explain_illegal, legal_mask, trick_winner
 from belote_ref.rules import Ruleset
+from belote_ref.scoring import DealScore, score_deal
 
-__all__ = ["Auction", "AuctionStatus", "complete_hands", "deal_first_hands", "run_auction"]
+__all__ = [
+    "Auction",
+    "AuctionStatus",
+    "DealState",
+    "Phase",
+    "complete_hands",
+    "deal_first_hands",
+    "run_auction",
+]
 
 FIRST_DEAL_CARDS = 20
 
@@ -175,3 +187,227 @@ def run_auction(rules: Ruleset, dealer: Seat, turned: Card, calls: Sequence[str]
             error.index = index
             raise
     return auction.status
+
+
+# ----------------------------------------------------------------------------- the whole deal
+
+
+class Phase(enum.Enum):
+    """Where a deal stands."""
+
+    AUCTION = "auction"
+    PLAY = "play"
+    SCORED = "scored"
+    REDEAL = "redeal"
+
+
+class DealState:
+    """One deal from the first distribution to the score: auction, completion, declarations, 32 plays.
+
+    Build it from a deck order (:meth:`from_deck`) or from recorded hands (:meth:`from_hands`).
+    Two paths, as in python-chess: :meth:`call` and :meth:`play` check and raise an error naming
+    the rule, the seat and what was legal; :meth:`play_unchecked` is the fast path for
+    simulations and trusts its caller.
+    """
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        dealer: Seat,
+        first_hands: Mapping[Seat, CardSet],
+        turned: Card,
+        *,
+        completion: Mapping[Seat, CardSet] | None = None,
+        deck: Sequence[Card] | None = None,
+        pot: int = 0,
+    ) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.first_hands = {seat: first_hands[seat] for seat in Seat}
+        self.turned = turned
+        self.pot = pot
+        self._completion = completion
+        self._deck = deck
+        self.auction = Auction(rules, dealer, turned)
+        self.phase = Phase.AUCTION
+        self.taker: Seat | None = None
+        self.trump: Suit | None = None
+        self.hands: list[int] = [self.first_hands[seat].mask for seat in Seat]
+        self.full_hands: dict[Seat, CardSet] = {}
+        self.belote: Seat | None = None
+        self.declarations: list[Declaration] = []
+        self.plays: list[Card] = []
+        self.tricks: list[Trick] = []
+        self.leader: Seat = dealer.next
+        self.trick_cards: list[Card] = []
+        self.score: DealScore | None = None
+
+    @classmethod
+    def from_deck(cls, rules: Ruleset, dealer: Seat, deck: Sequence[Card], *, pot: int = 0) -> DealState:
+        """A deal dealt from ``deck`` (top card first, the cut already applied).
+
+        Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_deck``) on a bad deck.
+        """
+        first, turned = deal_first_hands(rules, dealer, deck)
+        return cls(rules, dealer, first, turned, deck=deck, pot=pot)
+
+    @classmethod
+    def from_hands(
+        cls,
+        rules: Ruleset,
+        dealer: Seat,
+        first_hands: Mapping[Seat, CardSet],
+        turned: Card,
+        completion: Mapping[Seat, CardSet] | None,
+        *,
+        pot: int = 0,
+    ) -> DealState:
+        """A deal from recorded 5-card hands, the turned card and the completion cards.
+
+        Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_deal``) when the cards
+        are not 32 distinct cards in the right numbers.
+        """
+        seen = turned.mask
+        for seat in Seat:
+            hand = first_hands[seat]
+            if len(hand) != 5 or hand.mask & seen:
+                raise BeloteRefError(f"{seat.name}'s first hand must be 5 cards not dealt elsewhere; found {hand}",
+                                     code="bad_deal")
+            seen |= hand.mask
+        if completion is not None:
+            for seat in Seat:
+                extra = completion[seat]
+                if extra.mask & seen:
+                    raise BeloteRefError(f"{seat.name}'s completion repeats a card: {extra}", code="bad_deal")
+                seen |= extra.mask
+            if seen != DECK.mask:
+                raise BeloteRefError("the hands, the turned card and the completion must make the 32 cards",
+                                     code="bad_deal")
+        return cls(rules, dealer, first_hands, turned, completion=completion, pot=pot)
+
+    # ----------------------------------------------------------------------------- auction
+
+    def call(self, token: str) -> AuctionStatus:
+        """Make the next call of the auction; complete the hands when someone takes.
+
+        Raises :class:`~belote_ref.errors.IllegalCallError` when the call is not allowed.
+        """
+        if self.phase is not Phase.AUCTION:
+            raise IllegalCallError(f"call {token!r} outside the auction (phase {self.phase.value})")
+        status = self.auction.call(token)
+        if status.status == "taken":
+            assert status.taker is not None and status.trump is not None
+            self._start_play(status.taker, status.trump)
+        elif status.status == "redeal":
+            self.phase = Phase.REDEAL
+        return status
+
+    def _start_play(self, taker: Seat, trump: Suit) -> None:
+        self.taker, self.trump = taker, trump
+        if self._completion is not None:
+            for seat in Seat:
+                expected = 2 if seat == taker else 3
+                if len(self._completion[seat]) != expected:
+                    raise BeloteRefError(
+                        f"{seat.name} must receive {expected} cards in the completion; found {self._completion[seat]}",
+                        code="bad_deal")
+            full = {seat: self.first_hands[seat] | self._completion[seat] for seat in Seat}
+            full[taker] = full[taker] | CardSet([self.turned])
+        else:
+            assert self._deck is not None
+            full = complete_hands(self.rules, self.dealer, self._deck, taker)
+        self.full_hands = full
+        self.hands = [full[seat].mask for seat in Seat]
+        self.phase = Phase.PLAY
+
+    # ----------------------------------------------------------------------------- declarations
+
+    def declare_belote(self, seat: Seat) -> None:
+        """Record that ``seat`` announced belote-rebelote (checked when the deal is scored)."""
+        self.belote = seat
+
+    def declare(self, declaration: Declaration) -> None:
+        """Record a declared (and shown) combination.
+
+        Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_announcement``) when
+        announcements are not played, the play has gone past trick 1, or the seat's hand did not
+        hold the cards.
+        """
+        if not self.rules["announcements.enabled"]:
+            raise BeloteRefError("announcements are not played (announcements.enabled is false)", code="bad_announcement")
+        if self.phase is not Phase.PLAY or len(self.plays) >= 4:
+            raise BeloteRefError("combinations are declared during the first trick", code="bad_announcement")
+        cards = declaration.combination.cards
+        if cards.mask & ~self.full_hands[declaration.seat].mask:
+            raise BeloteRefError(f"{declaration.seat.name} did not hold {cards}", code="bad_announcement")
+        self.declarations.append(declaration)
+
+    # ----------------------------------------------------------------------------- play
+
+    @property
+    def current_seat(self) -> Seat | None:
+        """The seat to call or to play, or None when the deal is over."""
+        if self.phase is Phase.AUCTION:
+            return self.auction.status.next
+        if self.phase is Phase.PLAY:
+            return Seat((self.leader + len(self.trick_cards)) & 3)
+        return None
+
+    @property
+    def current_trick(self) -> Trick:
+        """The trick being played."""
+        return Trick(self.leader, tuple(self.trick_cards))
+
+    def legal_plays(self) -> CardSet:
+        """The cards the seat to play may play."""
+        seat = self.current_seat
+        if self.phase is not Phase.PLAY or seat is None or self.trump is None:
+            return CardSet()
+        return CardSet(legal_mask(self.rules, self.trump, self.hands[seat], self.leader, tuple(self.trick_cards)))
+
+    def play(self, card: Card) -> None:
+        """Play ``card`` for the seat to play, after checking it.
+
+        Raises :class:`~belote_ref.errors.IllegalPlayError` (code ``card_not_in_hand`` or
+        ``illegal_play``) with a message such as ``trick 4, E played 8C: must overtrump
+        (play.undertrump_over_opponent); legal: 9H JH``.
+        """
+        seat = self.current_seat
+        if self.phase is not Phase.PLAY or seat is None or self.trump is None:
+            raise IllegalPlayError(f"no card can be played now (phase {self.phase.value})", code="illegal_play",
+                                   index=len(self.plays))
+        hand = CardSet(self.hands[seat])
+        where = f"trick {len(self.tricks) + 1}, {seat.name} played {card}"
+        if card not in hand:
+            raise IllegalPlayError(f"{where}: not in hand ({hand})", code="card_not_in_hand", index=len(self.plays))
+        violation = explain_illegal(self.rules, self.trump, hand, self.current_trick, card)
+        if violation is not None:
+            raise IllegalPlayError(f"{where}: {violation.message} ({violation.rule}); legal: {violation.allowed}",
+                                   violation=violation, code=violation.code, index=len(self.plays))
+        self.play_unchecked(card)
+
+    def play_unchecked(self, card: Card) -> None:
+        """Play ``card`` without any check (fast path for simulations).
+
+        .. warning:: An illegal card or a card not in hand corrupts the state silently.
+        """
+        seat = (self.leader + len(self.trick_cards)) & 3
+        self.hands[seat] &= ~(1 << card)
+        self.plays.append(card)
+        self.trick_cards.append(card)
+        if len(self.trick_cards) == 4:
+            trick = Trick(self.leader, tuple(self.trick_cards))
+            self.tricks.append(trick)
+            assert self.trump is not None
+            self.leader = trick_winner(self.rules, self.trump, trick)
+            self.trick_cards = []
+            if len(self.tricks) == 8:
+                self._finish()
+
+    def _finish(self, *, final_deal: bool = False) -> None:
+        assert self.taker is not None and self.trump is not None
+        self.score = score_deal(
+            self.rules, dealer=self.dealer, taker=self.taker, trump=self.trump, tricks=self.tricks,
+            belote=self.belote, announcements=self.declarations, pot=self.pot, final_deal=final_deal,
+        )
+        self.phase = Phase.SCORED

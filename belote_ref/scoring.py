@@ -1,0 +1,746 @@
+"""Scoring one deal: card points, capot, belote, announcements, the contract test, litige, rounding.
+
+>>> from belote_ref import find_ruleset
+>>> from belote_ref.scoring import score_deal
+>>> result = score_deal(find_ruleset("classic"), dealer=Seat.S, taker=Seat.E, trump=Suit.H,
+...                     tricks=tricks, belote=None)                        # doctest: +SKIP
+>>> result.deal_score                                                    # doctest: +SKIP
+{<Team.NS: 'NS'>: 0, <Team.EW: 'EW'>: 162}
+
+:func:`score_deal` follows rules.md §1.7, §1.8, §1.10 and §1.11, driven only by the compiled
+:class:`~belote_ref.rules.Ruleset`: every number (the 162 of a deal, 82, 92, 250, 252, 160) is
+read from ``rules[...]`` or derived from the point tables, never written in this module, and no
+branch looks at a ruleset id.
+
+The result is itemised: :attr:`DealScore.lines` lists every amount written on the score sheet
+with the registry parameter it comes from, so that for each team the points of its lines add up
+to its :attr:`DealScore.deal_score` (lines worth 0 explain a decision or a loss).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from belote_ref.announcements import Declaration, announcement_points, make_combination
+from belote_ref.cards import Card, Rank, Seat, Suit, Team
+from belote_ref.errors import BeloteRefError
+from belote_ref.play import Trick, trick_winner
+from belote_ref.rules import Ruleset
+
+__all__ = [
+    "Contract",
+    "DealScore",
+    "InconsistentDealError",
+    "ScoreLine",
+    "deal_total",
+    "score_deal",
+]
+
+Contract = Literal["made", "down", "litige", "replay"]
+"""The outcome of the contract test: made, down (chute), litige (tie held in the pot) or replay."""
+
+TRICKS_PER_DEAL = 8
+CARDS_PER_TRICK = 4
+_TEAMS = (Team.NS, Team.EW)
+
+
+class InconsistentDealError(BeloteRefError):
+    """The deal given to :func:`score_deal` cannot have happened.
+
+    ``code`` is one of ``wrong_trick_count``, ``duplicate_card``, ``wrong_leader``,
+    ``bad_belote``, ``bad_announcement``; ``index`` is the 0-based index of the offending trick
+    (or declaration, for ``bad_announcement``; 0 for ``bad_belote``), the protocol's
+    ``{"rejected": {"code": ..., "index": i}}``.
+    """
+
+    code = "inconsistent_deal"
+
+    def __init__(self, message: str, *, code: str, index: int) -> None:
+        super().__init__(message, code=code)
+        self.index = index
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One item of a deal's score sheet.
+
+    ``points`` is what the line adds to ``team``'s deal score (0 for a line that only explains a
+    decision or a loss, negative for a rounding down); ``rule`` is the registry parameter id the
+    line comes from; ``note`` says why in words.
+    """
+
+    team: Team
+    points: int
+    rule: str
+    note: str
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """The itemised result of one deal, as returned by :func:`score_deal`.
+
+    - ``trick_winners``: the seat that won each of the 8 tricks;
+    - ``card_points``: card points plus last-trick bonus per team (the capot value for a team
+      that won every trick, 0 for the swept team);
+    - ``announcements``: validated announcement points each team is credited before the contract
+      test (only the comparison's winner has any);
+    - ``belote``: the team credited with belote-rebelote before the contract test, or ``None``
+      (what the contract result then does with those points is in ``deal_score`` and ``lines``);
+    - ``contract``: ``made``, ``down``, ``litige`` or ``replay``;
+    - ``capot``: the team that won all 8 tricks, or ``None``;
+    - ``deal_score``: what each team writes on the sheet for this deal, pot payout and rounding
+      included;
+    - ``pot``: litige points still held after this deal (unrounded);
+    - ``lines``: the score sheet items; per team their points add up to ``deal_score``.
+    """
+
+    trick_winners: tuple[Seat, ...]
+    card_points: dict[Team, int]
+    announcements: dict[Team, int]
+    belote: Team | None
+    contract: Contract
+    capot: Team | None
+    deal_score: dict[Team, int]
+    pot: int
+    lines: tuple[ScoreLine, ...]
+
+    def lines_for(self, team: Team) -> tuple[ScoreLine, ...]:
+        """The lines of ``team``, in order."""
+        return tuple(line for line in self.lines if line.team is team)
+
+    def to_json(self) -> dict[str, Any]:
+        """The protocol's ``score`` result (PROTOCOL.md, kind ``score``).
+
+        ``{"trick_winners": [seats], "card_points": {"NS", "EW"}, "announcements": {...},
+        "belote": "EW" | None, "contract": ..., "capot": "NS" | None, "deal_score": {...},
+        "pot": int}``.
+        """
+        return {
+            "trick_winners": [seat.name for seat in self.trick_winners],
+            "card_points": {team.value: self.card_points[team] for team in _TEAMS},
+            "announcements": {team.value: self.announcements[team] for team in _TEAMS},
+            "belote": self.belote.value if self.belote is not None else None,
+            "contract": self.contract,
+            "capot": self.capot.value if self.capot is not None else None,
+            "deal_score": {team.value: self.deal_score[team] for team in _TEAMS},
+            "pot": self.pot,
+        }
+
+
+def deal_total(rules: Ruleset, trump: Suit) -> int:
+    """The card points of a deal outside capot: the pack's points plus the last-trick bonus.
+
+    162 in every shipped ruleset (152 + 10), but always computed from ``rules``.
+    """
+    return sum(rules.points[trump]) + rules["scoring.last_trick_bonus"]
+
+
+# ---------------------------------------------------------------------------- validation
+
+
+@dataclass(frozen=True, slots=True)
+class _Play:
+    seat: Seat
+    position: int  # 0..31 in play order
+
+
+def _check_tricks(
+    rules: Ruleset, dealer: Seat, trump: Suit, tricks: Sequence[Trick]
+) -> tuple[tuple[Seat, ...], dict[int, _Play]]:
+    """Check the tricks in deal order and return (trick winners, who played each card and when).
+
+    For each trick in turn: it must hold 4 cards (``wrong_trick_count``), no card seen before
+    (``duplicate_card``), and the right leader (``wrong_leader``: eldest for trick 1, the previous
+    trick's winner afterwards). Then there must be exactly 8 tricks (``wrong_trick_count`` with
+    the index of the first missing or extra trick). The first inconsistency in deal order is
+    reported.
+    """
+    winners: list[Seat] = []
+    plays: dict[int, _Play] = {}
+    leader = dealer.next
+    for index, trick in enumerate(tricks[:TRICKS_PER_DEAL]):
+        if len(trick.cards) != CARDS_PER_TRICK:
+            raise InconsistentDealError(
+                f"trick {index + 1} has {len(trick.cards)} cards; expected {CARDS_PER_TRICK}",
+                code="wrong_trick_count",
+                index=index,
+            )
+        for offset, card in enumerate(trick.cards):
+            if card in plays or card in trick.cards[:offset]:
+                raise InconsistentDealError(
+                    f"card {card} is played twice (again in trick {index + 1})",
+                    code="duplicate_card",
+                    index=index,
+                )
+        if trick.leader != leader:
+            expected = "eldest (the seat after the dealer)" if index == 0 else "the winner of the previous trick"
+            raise InconsistentDealError(
+                f"trick {index + 1} is led by {trick.leader.name}; expected {leader.name}, {expected}",
+                code="wrong_leader",
+                index=index,
+            )
+        for offset, card in enumerate(trick.cards):
+            plays[card] = _Play(trick.seat_of(offset), index * CARDS_PER_TRICK + offset)
+        leader = trick_winner(rules, trump, trick)
+        winners.append(leader)
+    if len(tricks) != TRICKS_PER_DEAL:
+        raise InconsistentDealError(
+            f"a deal has {TRICKS_PER_DEAL} tricks; found {len(tricks)}",
+            code="wrong_trick_count",
+            index=min(len(tricks), TRICKS_PER_DEAL),
+        )
+    return tuple(winners), plays
+
+
+def _belote_holder(trump: Suit, plays: dict[int, _Play]) -> Seat | None:
+    """The seat that played both the king and the queen of trumps, or ``None``."""
+    king, queen = plays[Card.of(Rank.KING, trump)], plays[Card.of(Rank.QUEEN, trump)]
+    return king.seat if king.seat == queen.seat else None
+
+
+def _check_declarations(
+    rules: Ruleset, trump: Suit, declarations: Sequence[Declaration], plays: dict[int, _Play]
+) -> list[Declaration]:
+    """Re-derive every declaration from the cards its seat played; return the rebuilt declarations.
+
+    Raises ``bad_announcement`` (index = declaration index) when announcements are not enabled,
+    when a declared card was not played by the declaring seat, when the cards do not form the
+    declared kind, or when the declared points differ from the ruleset's value of the combination.
+    """
+    if declarations and not rules["announcements.enabled"]:
+        raise InconsistentDealError(
+            "announcements are not played in this ruleset (announcements.enabled is false)",
+            code="bad_announcement",
+            index=0,
+        )
+    rebuilt: list[Declaration] = []
+    for index, declaration in enumerate(declarations):
+        combination = declaration.combination
+        for card in combination.cards:
+            play = plays.get(card)
+            if play is None or play.seat != declaration.seat:
+                who = f"played by {play.seat.name}" if play is not None else "not played"
+                raise InconsistentDealError(
+                    f"declaration {index + 1} ({combination.kind} of {declaration.seat.name}): "
+                    f"card {card} was {who}",
+                    code="bad_announcement",
+                    index=index,
+                )
+        try:
+            checked = make_combination(rules, trump, combination.kind, combination.cards)
+        except BeloteRefError as error:
+            raise InconsistentDealError(
+                f"declaration {index + 1} ({combination.kind} of {declaration.seat.name}): {error}",
+                code="bad_announcement",
+                index=index,
+            ) from error
+        if checked.points != combination.points:
+            raise InconsistentDealError(
+                f"declaration {index + 1} ({combination.kind} of {declaration.seat.name}) claims "
+                f"{combination.points} points; the ruleset values it at {checked.points}",
+                code="bad_announcement",
+                index=index,
+            )
+        rebuilt.append(Declaration(declaration.seat, checked))
+    return rebuilt
+
+
+# ---------------------------------------------------------------------------- rounding
+
+
+def _round_10_half_up(value: int) -> int:
+    return (value + 5) // 10 * 10
+
+
+def _round_10_six_up(value: int) -> int:
+    return (value + 4) // 10 * 10
+
+
+def _round_5(value: int) -> int:
+    return (value + 2) // 5 * 5
+
+
+_ROUNDERS = {
+    "none": lambda value: value,
+    "nearest_10_half_up": _round_10_half_up,
+    "nearest_10_six_up": _round_10_six_up,
+    "nearest_5": _round_5,
+    "complement_160": _round_10_half_up,
+}
+
+
+# ---------------------------------------------------------------------------- scoring
+
+
+class _Sheet:
+    """Accumulates score lines and keeps the running deal score of each team."""
+
+    def __init__(self) -> None:
+        self.lines: list[ScoreLine] = []
+        self.score: dict[Team, int] = {team: 0 for team in _TEAMS}
+
+    def add(self, team: Team, points: int, rule: str, note: str) -> None:
+        self.lines.append(ScoreLine(team, points, rule, note))
+        self.score[team] += points
+
+
+def score_deal(
+    rules: Ruleset,
+    *,
+    dealer: Seat,
+    taker: Seat,
+    trump: Suit,
+    tricks: Sequence[Trick],
+    belote: Seat | None,
+    announcements: Sequence[Declaration] = (),
+    pot: int = 0,
+    final_deal: bool = False,
+) -> DealScore:
+    """Score one played deal and return the itemised :class:`DealScore`.
+
+    ``tricks`` are the 8 tricks in order; ``belote`` is the seat that announced
+    belote-rebelote (or ``None``); ``announcements`` the declarations made and shown;
+    ``pot`` the litige points carried in from earlier deals; ``final_deal`` marks the last deal
+    of a match (``scoring.rounding.final_deal_exact``, ``scoring.litige.on_final_deal``).
+
+    The steps, each driven by the parameters named:
+
+    1. **Card points** (rules.md §1.2, §1.7): each trick's points (``rules.points[trump]``) go to
+       its winner's team, and ``scoring.last_trick_bonus`` to the winner of trick 8. A team that
+       wins all 8 tricks makes **capot** (``scoring.capot.mode``): ``raised_last_trick`` replaces
+       the bonus by ``scoring.capot.last_trick_bonus`` (152 + 100 = 252); ``flat`` gives the
+       sweeping team ``scoring.capot.value`` card points (250). The swept team has 0.
+    2. **Belote** (§1.8): credited to the team of ``belote`` (checked: that seat played both
+       the king and the queen of trumps). With ``belote.announcement: automatic`` it is credited
+       to whoever played both, whatever ``belote`` says (a ``None`` there is a forgotten word the
+       ruleset forgives). The other announcement modes read ``belote`` as given: one deal cannot
+       express a forgotten "rebelote" or a per-game tolerance, so they act like
+       ``both_words_strict``. With ``belote.king_first`` a queen played before the king scores
+       nothing (``belote`` is then ``None`` and a ``belote.king_first`` line says why).
+    3. **Announcements** (§1.9): when ``announcements.enabled``, every declaration is re-derived
+       from the cards its seat played, then compared by
+       :func:`~belote_ref.announcements.announcement_points` with eldest = the seat after the
+       dealer; only the comparison's winner is credited.
+    4. **Contract test** (§1.10). Capot by the takers is always made, capot by the defenders
+       always down. Otherwise ``scoring.contract.test``: ``compare_totals`` sets the takers'
+       card points plus their counted extras against the defenders' likewise (belote counted by
+       ``scoring.contract.count_belote``: ``both_sides``, ``none``, ``takers_only``; announcements
+       by ``scoring.contract.count_announcements``); more is made, less is down, equal follows
+       ``scoring.contract.on_tie`` (``litige``, ``takers_fail``, ``takers_succeed``,
+       ``replay_deal``). ``card_threshold`` compares the takers' card points (last-trick bonus
+       included, extras never) with ``scoring.contract.card_threshold``; there is no tie. The 82
+       and 92 of the sources are not parameters: they are the strict majority of 162 and 182.
+    5. **Deal scores**: see :func:`_score_made`, :func:`_score_capot_by_takers`,
+       :func:`_score_down`, :func:`_score_capot_by_defenders`, :func:`_score_litige`.
+    6. **Pot** (``scoring.litige.pot_to: winner_of_next_deal``): a pot carried in is paid, whole
+       and unrounded, to the takers of a made deal or the defenders of a down deal; a litige
+       adds to it and a replayed deal leaves it alone.
+    7. **Rounding** (§1.11, ``scoring.rounding.mode``), after the pot payout and never for the
+       contract test, skipped on the final deal with ``scoring.rounding.final_deal_exact``.
+
+    Raises :class:`InconsistentDealError` (a :class:`~belote_ref.errors.BeloteRefError`) with
+    ``code`` and ``index`` when the deal is inconsistent: ``wrong_trick_count`` (not 8 tricks, or
+    a trick without 4 cards), ``duplicate_card``, ``wrong_leader`` (index = trick index, the first
+    problem in deal order; within a trick the card count, then duplicates, then the leader are
+    checked), ``bad_belote`` (``belote`` names a seat that did not play both the king and the
+    queen of trumps, in every ``belote.announcement`` mode; index 0), ``bad_announcement``
+    (index = declaration index).
+    """
+    winners, plays = _check_tricks(rules, dealer, trump, tricks)
+    holder = _belote_holder(trump, plays)
+    if belote is not None and belote != holder:
+        raise InconsistentDealError(
+            f"belote announced by {belote.name}, who did not play both the king and the queen of trumps",
+            code="bad_belote",
+            index=0,
+        )
+    declarations = _check_declarations(rules, trump, announcements, plays)
+    eldest = dealer.next
+    takers, defenders = taker.team, taker.team.other
+    sheet = _Sheet()
+
+    # 1. Card points and capot.
+    table = rules.points[trump]
+    raw = {team: 0 for team in _TEAMS}
+    for trick, winner in zip(tricks, winners):
+        raw[winner.team] += sum(table[card] for card in trick.cards)
+    last_team = winners[-1].team
+    capot = winners[0].team if all(winner.team is winners[0].team for winner in winners) else None
+    card_points = dict(raw)
+    if capot is None:
+        card_points[last_team] += rules["scoring.last_trick_bonus"]
+    elif rules["scoring.capot.mode"] == "raised_last_trick":
+        card_points[capot] = raw[capot] + rules["scoring.capot.last_trick_bonus"]
+    else:
+        card_points[capot] = rules["scoring.capot.value"]
+        card_points[capot.other] = 0
+
+    # 2. Belote.
+    credited_seat = holder if rules["belote.announcement"] == "automatic" else belote
+    belote_team: Team | None = None
+    if credited_seat is not None:
+        king = plays[Card.of(Rank.KING, trump)].position
+        queen = plays[Card.of(Rank.QUEEN, trump)].position
+        if rules["belote.king_first"] and queen < king:
+            sheet.add(credited_seat.team, 0, "belote.king_first",
+                      f"belote of {credited_seat.name} not credited: the queen of trumps was played before the king")
+        else:
+            belote_team = credited_seat.team
+    bel = {team: rules["belote.value"] if team is belote_team else 0 for team in _TEAMS}
+    belote_note = (
+        f"belote-rebelote of {credited_seat.name}"
+        + (" (credited automatically, belote.announcement automatic)" if rules["belote.announcement"] == "automatic" else "")
+        if credited_seat is not None else ""
+    )
+
+    # 3. Announcements.
+    ann = {team: 0 for team in _TEAMS}
+    if rules["announcements.enabled"] and declarations:
+        credited = announcement_points(rules, trump, declarations, eldest)
+        for team in _TEAMS:
+            ann[team] = credited.get(team, 0)
+
+    # 4. Contract test.
+    contract = _contract(rules, sheet, takers, capot, card_points, bel, ann, belote_team)
+
+    # 5. Deal scores.
+    ctx = _Context(rules, sheet, takers, defenders, capot, raw, card_points, bel, ann, belote_note, last_team,
+                   winners[-1])
+    pot_in, pot_out = pot, pot
+    if contract == "made":
+        if capot is takers:
+            _score_capot_by_takers(ctx)
+        else:
+            _score_made(ctx)
+    elif contract == "down":
+        if capot is defenders:
+            _score_capot_by_defenders(ctx)
+        else:
+            _score_down(ctx)
+    elif contract == "litige":
+        pot_out = _score_litige(ctx, pot_in, final_deal)
+    else:
+        sheet.add(takers, 0, "scoring.contract.on_tie", "tie with on_tie replay_deal: the deal is replayed, nobody scores")
+
+    # 6. Pot payout.
+    if pot_in > 0 and contract in ("made", "down"):
+        receiver = takers if contract == "made" else defenders
+        sheet.add(receiver, pot_in, "scoring.litige.pot_to",
+                  f"litige pot of {pot_in} paid to the {'takers' if contract == 'made' else 'defenders'} "
+                  f"({receiver.value}), who win this deal ({contract})")
+        pot_out = 0
+
+    # 7. Rounding.
+    _round(rules, sheet, takers, contract, capot, final_deal)
+
+    return DealScore(
+        trick_winners=winners,
+        card_points=card_points,
+        announcements=ann,
+        belote=belote_team,
+        contract=contract,
+        capot=capot,
+        deal_score=dict(sheet.score),
+        pot=pot_out,
+        lines=tuple(sheet.lines),
+    )
+
+
+def _contract(
+    rules: Ruleset,
+    sheet: _Sheet,
+    takers: Team,
+    capot: Team | None,
+    card_points: dict[Team, int],
+    bel: dict[Team, int],
+    ann: dict[Team, int],
+    belote_team: Team | None,
+) -> Contract:
+    """Decide the contract (rules.md §1.10 "Contract test") and add a 0-point line saying why.
+
+    A capot decides alone: the sweeping side wins the deal. Otherwise ``scoring.contract.test``
+    decides; the belote counted is ``bel`` filtered by ``scoring.contract.count_belote``, the
+    announcements are counted when ``scoring.contract.count_announcements``.
+    """
+    defenders = takers.other
+    if capot is not None:
+        made = capot is takers
+        sheet.add(takers, 0, "scoring.contract.test",
+                  f"capot by the {'takers' if made else 'defenders'} ({capot.value}): contract {'made' if made else 'down'}")
+        return "made" if made else "down"
+    if rules["scoring.contract.test"] == "card_threshold":
+        threshold = rules["scoring.contract.card_threshold"]
+        made = card_points[takers] >= threshold
+        sheet.add(takers, 0, "scoring.contract.card_threshold",
+                  f"takers' card points {card_points[takers]} {'>=' if made else '<'} {threshold}: "
+                  f"contract {'made' if made else 'down'}")
+        return "made" if made else "down"
+    count_belote = rules["scoring.contract.count_belote"]
+    count_ann = rules["scoring.contract.count_announcements"]
+
+    def counted(team: Team) -> tuple[int, str]:
+        parts = [f"{card_points[team]} cards"]
+        total = card_points[team]
+        if belote_team is team and (count_belote == "both_sides" or (count_belote == "takers_only" and team is takers)):
+            total += bel[team]
+            parts.append(f"{bel[team]} belote")
+        if count_ann and ann[team]:
+            total += ann[team]
+            parts.append(f"{ann[team]} announcements")
+        return total, " + ".join(parts)
+
+    taker_total, taker_text = counted(takers)
+    defender_total, defender_text = counted(defenders)
+    comparison = f"takers {taker_text} = {taker_total} vs defenders {defender_text} = {defender_total}"
+    if taker_total != defender_total:
+        made = taker_total > defender_total
+        sheet.add(takers, 0, "scoring.contract.test",
+                  f"compare_totals: {comparison}: contract {'made' if made else 'down'}")
+        return "made" if made else "down"
+    on_tie = rules["scoring.contract.on_tie"]
+    outcome: Contract = {"litige": "litige", "takers_fail": "down", "takers_succeed": "made", "replay_deal": "replay"}[on_tie]
+    sheet.add(takers, 0, "scoring.contract.on_tie", f"compare_totals tie: {comparison}: on_tie {on_tie} -> {outcome}")
+    return outcome
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    rules: Ruleset
+    sheet: _Sheet
+    takers: Team
+    defenders: Team
+    capot: Team | None
+    raw: dict[Team, int]
+    card_points: dict[Team, int]
+    bel: dict[Team, int]
+    ann: dict[Team, int]
+    belote_note: str
+    last_team: Team
+    last_seat: Seat
+
+    def cards(self, team: Team) -> None:
+        """Lines for a team's own card points (tricks, then the last-trick bonus or the capot value)."""
+        rules, sheet = self.rules, self.sheet
+        if self.capot is team:
+            if rules["scoring.capot.mode"] == "raised_last_trick":
+                sheet.add(team, self.card_points[team], "scoring.capot.mode",
+                          f"capot (raised_last_trick): {self.raw[team]} card points + "
+                          f"{rules['scoring.capot.last_trick_bonus']} (scoring.capot.last_trick_bonus)")
+            else:
+                sheet.add(team, self.card_points[team], "scoring.capot.mode",
+                          f"capot (flat): scoring.capot.value {rules['scoring.capot.value']}")
+            return
+        sheet.add(team, self.raw[team], "cards.trump_points",
+                  "card points in the tricks won (cards.trump_points, cards.plain_points)")
+        if self.capot is None and self.last_team is team:
+            sheet.add(team, rules["scoring.last_trick_bonus"], "scoring.last_trick_bonus",
+                      f"dix de der: trick 8 won by {self.last_seat.name}")
+
+    def belote(self, team: Team, note: str = "") -> None:
+        """The line for ``team``'s own belote, if it has one."""
+        if self.bel[team]:
+            self.sheet.add(team, self.bel[team], "belote.value", self.belote_note + (f"; {note}" if note else ""))
+
+    def announcements(self, team: Team) -> None:
+        """The line for ``team``'s own validated announcements, if any."""
+        if self.ann[team]:
+            self.sheet.add(team, self.ann[team], "announcements.values", "validated announcements (won the comparison)")
+
+    def total(self, team: Team) -> None:
+        """Lines for a team's own total: cards + own announcements + own belote."""
+        self.cards(team)
+        self.announcements(team)
+        self.belote(team)
+
+
+def _score_made(ctx: _Context) -> None:
+    """Made, no capot: each team scores its own total, cards + own announcements + own belote.
+
+    rules.md §1.10 "Success: each team scores its own total" (FFB-B16 §10.2; Pagat; seed 003
+    "les deux équipes marquent respectivement leur total de points").
+    """
+    ctx.total(ctx.takers)
+    ctx.total(ctx.defenders)
+
+
+def _score_capot_by_takers(ctx: _Context) -> None:
+    """Capot by the takers: they score the capot value + own announcements + own belote.
+
+    The swept defenders score their belote only when ``belote.on_capot_against_holder`` is
+    ``kept`` (seed 003: "le camp perdant ne marque rien, excepté la belote qui est imprenable").
+    Their validated announcements follow ``scoring.capot.loser_announcements``:
+    ``transfer_to_winner`` adds them to the takers (seed 003: "leurs annonces ainsi que les
+    annonces de l'autre camp"), ``void`` loses them, ``keep`` lets the defenders score them.
+    """
+    rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
+    ctx.total(takers)
+    loser_ann = ctx.ann[defenders]
+    if loser_ann:
+        mode = rules["scoring.capot.loser_announcements"]
+        if mode == "transfer_to_winner":
+            sheet.add(takers, loser_ann, "scoring.capot.loser_announcements",
+                      f"the swept defenders' announcements ({loser_ann}) pass to the takers")
+        elif mode == "keep":
+            sheet.add(defenders, loser_ann, "scoring.capot.loser_announcements",
+                      "the swept defenders keep their validated announcements")
+        else:
+            sheet.add(defenders, 0, "scoring.capot.loser_announcements",
+                      f"the swept defenders' announcements ({loser_ann}) are void")
+    if ctx.bel[defenders]:
+        if rules["belote.on_capot_against_holder"] == "kept":
+            ctx.belote(defenders, "kept by the swept holder (belote.on_capot_against_holder kept)")
+        else:
+            sheet.add(defenders, 0, "belote.on_capot_against_holder",
+                      f"{ctx.belote_note}: lost by the swept holder")
+
+
+def _chute_announcements(ctx: _Context, *, takers_lost_by_capot: bool) -> None:
+    """The defenders' announcement lines on a chute (``scoring.chute.announcements``).
+
+    ``all_to_defenders`` gives them both teams' validated announcements (rules.md §1.10 "every
+    validated announcement of both sides"; seed 001 "tous leurs points de cette manche (y compris
+    leurs annonces) sont attribués à l'équipe adverse"); ``defenders_own_only`` only their own.
+    ``takers_lost_by_capot`` marks a takers' capot under ``scoring.capot.loser_announcements:
+    void``: the swept takers' announcements are lost instead.
+    """
+    rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
+    ctx.announcements(defenders)
+    taker_ann = ctx.ann[takers]
+    if not taker_ann:
+        return
+    if takers_lost_by_capot:
+        sheet.add(takers, 0, "scoring.capot.loser_announcements",
+                  f"the swept takers' announcements ({taker_ann}) are void")
+    elif rules["scoring.chute.announcements"] == "all_to_defenders":
+        sheet.add(defenders, taker_ann, "scoring.chute.announcements",
+                  f"the takers' announcements ({taker_ann}) go to the defenders on a chute")
+    else:
+        sheet.add(takers, 0, "scoring.chute.announcements",
+                  f"the takers' announcements ({taker_ann}) are lost on a chute (defenders_own_only)")
+
+
+def _takers_belote_on_chute(ctx: _Context, *, swept: bool) -> None:
+    """The takers' belote on a chute (``belote.on_chute``), then, when swept, the capot rule.
+
+    ``kept_by_holder``: the takers keep it (imprenable, FFB-B16; seed 003 "excepté la belote
+    qui est imprenable"); ``to_defenders``: it passes to the defenders (prenable, seed 001);
+    ``void``: lost. When the defenders swept the takers and the belote is kept by its holder,
+    ``belote.on_capot_against_holder`` then decides ``kept`` or ``lost``.
+    """
+    rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
+    points = ctx.bel[takers]
+    if not points:
+        return
+    mode = rules["belote.on_chute"]
+    if mode == "to_defenders":
+        sheet.add(defenders, points, "belote.on_chute", f"{ctx.belote_note}: passes to the defenders on a chute (prenable)")
+    elif mode == "void":
+        sheet.add(takers, 0, "belote.on_chute", f"{ctx.belote_note}: lost on a chute")
+    elif swept and rules["belote.on_capot_against_holder"] == "lost":
+        sheet.add(takers, 0, "belote.on_capot_against_holder", f"{ctx.belote_note}: lost by the swept holder")
+    else:
+        ctx.belote(takers, "kept by its holder on a chute (belote.on_chute kept_by_holder)")
+
+
+def _score_down(ctx: _Context) -> None:
+    """Down (chute, *dedans*), no capot.
+
+    The takers score 0, plus their belote if ``belote.on_chute`` is ``kept_by_holder``. The
+    defenders score ``scoring.chute.base`` (rules.md §1.10 "the base 162"; seed 003 "Leurs
+    adversaires marquent 162 points de chute") + the announcements of
+    ``scoring.chute.announcements`` + their own belote + the takers' belote when
+    ``belote.on_chute`` is ``to_defenders``.
+    """
+    rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
+    sheet.add(takers, 0, "scoring.chute.base", "the takers are down (dedans): no card points")
+    sheet.add(defenders, rules["scoring.chute.base"], "scoring.chute.base", "chute: the defenders score the base")
+    _chute_announcements(ctx, takers_lost_by_capot=False)
+    ctx.belote(defenders)
+    _takers_belote_on_chute(ctx, swept=False)
+
+
+def _score_capot_by_defenders(ctx: _Context) -> None:
+    """Capot by the defenders: the takers are down and swept.
+
+    The defenders score the capot card value when ``scoring.capot.defenders_earn_bonus`` (FFB-B16:
+    252), else ``scoring.chute.base`` (Pagat: the ordinary dedans award); + announcements as on a
+    chute, except that under ``scoring.capot.loser_announcements: void`` the swept takers'
+    announcements are lost (``transfer_to_winner`` and ``keep`` both leave the chute rule in
+    charge); + their own belote. The takers' belote follows ``belote.on_chute`` first; when that
+    keeps it with its holder, ``belote.on_capot_against_holder`` decides kept or lost.
+    """
+    rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
+    sheet.add(takers, 0, "scoring.contract.test", "the takers won no trick: down and capot")
+    if rules["scoring.capot.defenders_earn_bonus"]:
+        sheet.add(defenders, ctx.card_points[defenders], "scoring.capot.defenders_earn_bonus",
+                  f"the defenders sweep the takers and score the capot value {ctx.card_points[defenders]} "
+                  f"(scoring.capot.mode {rules['scoring.capot.mode']})")
+    else:
+        sheet.add(defenders, rules["scoring.chute.base"], "scoring.chute.base",
+                  "the defenders sweep the takers but score only the chute base "
+                  "(scoring.capot.defenders_earn_bonus false)")
+    _chute_announcements(
+        ctx, takers_lost_by_capot=rules["scoring.capot.loser_announcements"] == "void"
+    )
+    ctx.belote(defenders)
+    _takers_belote_on_chute(ctx, swept=True)
+
+
+def _score_litige(ctx: _Context, pot_in: int, final_deal: bool) -> int:
+    """Litige (tie with ``on_tie: litige``); returns the pot after this deal.
+
+    rules.md §1.10 "Litige": the defenders score their own total now (cards + own announcements
+    + own belote); the takers' total (cards + own announcements + own belote) waits in the pot
+    for the next played deal, and a second litige adds to it. With ``scoring.litige.belote:
+    excluded_kept_by_holder`` the takers' belote is scored by them at once and stays out of the
+    pot. On the final deal of a match, ``scoring.litige.on_final_deal: each_scores_own`` makes
+    the takers score their own total at once (nothing is added to the pot, which stays unpaid);
+    ``pot_unpaid`` keeps the ordinary litige, whose pot is then never paid.
+    """
+    rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
+    ctx.total(defenders)
+    if final_deal and rules["scoring.litige.on_final_deal"] == "each_scores_own":
+        sheet.add(takers, 0, "scoring.litige.on_final_deal",
+                  "litige on the final deal: each side scores its own total, nothing goes into the pot")
+        ctx.total(takers)
+        return pot_in
+    held = ctx.card_points[takers] + ctx.ann[takers] + ctx.bel[takers]
+    if ctx.bel[takers] and rules["scoring.litige.belote"] == "excluded_kept_by_holder":
+        held -= ctx.bel[takers]
+        sheet.add(takers, ctx.bel[takers], "scoring.litige.belote",
+                  f"{ctx.belote_note}: scored by the takers at once, not put in the pot (excluded_kept_by_holder)")
+    note = f"litige: the takers' total {held} goes into the pot ({pot_in} -> {pot_in + held})"
+    if final_deal:
+        note += "; final deal: the pot is never paid (scoring.litige.on_final_deal pot_unpaid)"
+    sheet.add(takers, 0, "scoring.litige.pot_to", note)
+    return pot_in + held
+
+
+def _round(rules: Ruleset, sheet: _Sheet, takers: Team, contract: Contract, capot: Team | None, final_deal: bool) -> None:
+    """Round each team's deal score (rules.md §1.11, ``scoring.rounding.mode``).
+
+    ``nearest_10_half_up`` 84 -> 80, 85 -> 90; ``nearest_10_six_up`` 85 -> 80, 86 -> 90;
+    ``nearest_5`` 82 -> 80, 83 -> 85; ``complement_160`` on a made deal without capot rounds the
+    takers half-up to 10 and gives the defenders the rounded sum minus that (162 -> 160), and
+    otherwise rounds each side half-up. Skipped on the final deal when
+    ``scoring.rounding.final_deal_exact``. Each change is a ``scoring.rounding.mode`` line.
+    """
+    mode = rules["scoring.rounding.mode"]
+    if mode == "none":
+        return
+    if final_deal and rules["scoring.rounding.final_deal_exact"]:
+        sheet.add(takers, 0, "scoring.rounding.final_deal_exact", "final deal of the match: scored without rounding")
+        return
+    score = sheet.score
+    if mode == "complement_160" and contract == "made" and capot is None:
+        defenders = takers.other
+        taker_rounded = _round_10_half_up(score[takers])
+        rounded = {takers: taker_rounded, defenders: _round_10_half_up(score[takers] + score[defenders]) - taker_rounded}
+    else:
+        rounded = {team: _ROUNDERS[mode](score[team]) for team in _TEAMS}
+    for team in _TEAMS:
+        if rounded[team] != score[team]:
+            sheet.add(team, rounded[team] - score[team], "scoring.rounding.mode",
+                      f"{mode}: {score[team]} -> {rounded[team]}")
