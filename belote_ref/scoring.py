@@ -207,7 +207,10 @@ def _check_declarations(
 
     Raises ``bad_announcement`` (index = declaration index) when announcements are not enabled,
     when a declared card was not played by the declaring seat, when the cards do not form the
-    declared kind, or when the declared points differ from the ruleset's value of the combination.
+    declared kind, when the declared points differ from the ruleset's value of the combination,
+    or when a card already serves in an earlier declaration (never allowed between two sequences
+    or two carrés; between a carré and a sequence only with ``announcements.card_reuse:
+    allowed``).
     """
     if declarations and not rules["announcements.enabled"]:
         raise InconsistentDealError(
@@ -243,6 +246,22 @@ def _check_declarations(
                 code="bad_announcement",
                 index=index,
             )
+        for earlier in rebuilt:
+            shared = earlier.combination.cards & checked.cards
+            if not shared:
+                continue
+            reuse_allowed = (
+                rules["announcements.card_reuse"] == "allowed"
+                and earlier.combination.is_sequence != checked.is_sequence
+            )
+            if not reuse_allowed:
+                raise InconsistentDealError(
+                    f"declaration {index + 1} ({checked.kind} {checked.cards}) reuses {shared} of an earlier "
+                    f"declaration ({earlier.combination.kind} {earlier.combination.cards}); "
+                    f"announcements.card_reuse is {rules['announcements.card_reuse']}",
+                    code="bad_announcement",
+                    index=index,
+                )
         rebuilt.append(Declaration(declaration.seat, checked))
     return rebuilt
 

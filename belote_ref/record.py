@@ -1,0 +1,365 @@
+"""Deal records: read, write and replay a recorded deal.
+
+A record is a human-readable YAML or JSON mapping (JSON Lines: one record per line). What PGN and
+PBN teach is kept: the ruleset is a mandatory header (id and version, never defaulted), the deal
+is given as the first-distribution hands rather than a deck order (packet conventions then do not
+matter), tricks are listed in play order with their leader, and the result is written last::
+
+    record: 1
+    ruleset: {id: classic, version: 1}
+    dealer: S
+    hands: {N: [7S, 8S, 9S, TS, JS], E: [...], S: [...], W: [...]}   # first distribution, 5 each
+    turned: JH
+    calls: [pass, take]
+    completion: {N: [...3], E: [...], S: [...], W: [...2]}          # what each seat receives next
+    belote: N                                                       # or null
+    announcements: [{seat: N, kind: tierce, cards: [7C, 8C, 9C]}]
+    tricks:
+      - {leader: W, cards: [AS, 9H, 7S, 8S]}
+      ...
+    pot: 0
+    result: {...}                                                   # the protocol's score result
+
+Reading accepts the lenient forms (``10H``, unsorted hands, a flat ``plays`` list instead of
+``tricks``); writing is canonical (sorted hands, ``tricks``). A partial record (a deal stopped
+mid-play, or without ``result``) is valid.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from belote_ref.announcements import Declaration
+from belote_ref.cards import Card, CardSet, Seat, parse_card
+from belote_ref.deal import DealState, Phase
+from belote_ref.errors import BeloteRefError, NotationError
+from belote_ref.rules import Ruleset, find_ruleset
+from belote_ref.yamlsource import KeyPath, Located, read_yaml
+
+__all__ = ["DealRecord", "RecordError", "ReplayReport", "read_records", "replay", "write_record"]
+
+RECORD_FORMAT = 1
+
+
+class RecordError(BeloteRefError):
+    """A record is malformed. ``location`` is ``file:line`` (or ``file:line:col``)."""
+
+    code = "bad_record"
+
+    def __init__(self, message: str, *, location: str = "", code: str | None = None, index: int | None = None) -> None:
+        super().__init__(f"{location}: {message}" if location else message, code=code, index=index)
+        self.location = location
+
+
+@dataclass
+class DealRecord:
+    """A parsed deal record. ``locate(path)`` gives ``file:line`` of a key path, for messages."""
+
+    ruleset_id: str
+    ruleset_version: int
+    dealer: Seat
+    hands: dict[Seat, CardSet]
+    turned: Card
+    calls: list[str]
+    completion: dict[Seat, CardSet] | None
+    belote: Seat | None
+    announcements: list[Mapping[str, Any]]
+    plays: list[Card]
+    pot: int = 0
+    result: Mapping[str, Any] | None = None
+    source: Located | None = field(default=None, repr=False)
+    base_line: int = 0
+
+    def locate(self, path: KeyPath) -> str:
+        """``file:line`` of ``path`` in the source, or an empty string."""
+        if self.source is None:
+            return ""
+        line, _ = self.source.where(path)
+        if line is None:
+            return self.source.file
+        return f"{self.source.file}:{line + self.base_line}"
+
+    def ruleset(self) -> Ruleset:
+        """The shipped ruleset the record names; raises :class:`RecordError` if the version differs."""
+        ruleset = find_ruleset(self.ruleset_id)
+        if ruleset.version != self.ruleset_version:
+            raise RecordError(
+                f"ruleset {self.ruleset_id} is version {ruleset.version} here; the record needs version "
+                f"{self.ruleset_version}", location=self.locate(("ruleset",)), code="ruleset_version")
+        return ruleset
+
+
+# ------------------------------------------------------------------------------------- reading
+
+
+def _require(data: Mapping[str, Any], key: str, where: str) -> Any:
+    if key not in data:
+        raise RecordError(f"missing required key {key!r}", location=where)
+    return data[key]
+
+
+def _cards(tokens: Any, where: str, what: str) -> list[Card]:
+    if not isinstance(tokens, list):
+        raise RecordError(f"{what}: expected a list of cards; found {tokens!r}", location=where)
+    try:
+        return [parse_card(str(token)) for token in tokens]
+    except NotationError as error:
+        raise RecordError(f"{what}: {error}", location=where, code="bad_notation") from None
+
+
+def _seat_map(data: Any, record: DealRecord | None, where: str, what: str) -> dict[Seat, CardSet]:
+    if not isinstance(data, dict) or set(data) != {"N", "E", "S", "W"}:
+        raise RecordError(f"{what}: expected a mapping with the seats N, E, S and W", location=where)
+    result = {}
+    for seat in Seat:
+        cards = _cards(data[seat.name], where, f"{what}.{seat.name}")
+        cardset = CardSet(cards)
+        if len(cardset) != len(cards):
+            raise RecordError(f"{what}.{seat.name}: a card is listed twice", location=where)
+        result[seat] = cardset
+    return result
+
+
+def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -> DealRecord:
+    """Build a :class:`DealRecord` from parsed YAML/JSON; raises :class:`RecordError` when malformed."""
+    file = source.file if source else "<record>"
+
+    def at(*path: str | int) -> str:
+        if source is None:
+            return file
+        line, _ = source.where(tuple(path))
+        return f"{file}:{(line or 1) + base_line}"
+
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a mapping", location=at())
+    ruleset = _require(data, "ruleset", at())
+    if not isinstance(ruleset, dict) or not isinstance(ruleset.get("id"), str) or not isinstance(ruleset.get("version"), int):
+        raise RecordError("'ruleset' must give both id and version (never defaulted)", location=at("ruleset"))
+    try:
+        dealer = Seat.parse(_require(data, "dealer", at()))
+        turned = parse_card(str(_require(data, "turned", at())))
+        belote_token = data.get("belote")
+        belote = Seat.parse(belote_token) if belote_token is not None else None
+    except NotationError as error:
+        raise RecordError(str(error), location=at(), code="bad_notation") from None
+    hands = _seat_map(_require(data, "hands", at()), None, at("hands"), "hands")
+    completion_data = data.get("completion")
+    completion = _seat_map(completion_data, None, at("completion"), "completion") if completion_data is not None else None
+    calls = data.get("calls", [])
+    if not isinstance(calls, list) or not all(isinstance(c, str) for c in calls):
+        raise RecordError("'calls' must be a list of calls (pass, take, S, H, D, C)", location=at("calls"))
+    plays: list[Card] = []
+    if "tricks" in data:
+        tricks = data["tricks"]
+        if not isinstance(tricks, list):
+            raise RecordError("'tricks' must be a list", location=at("tricks"))
+        for index, trick in enumerate(tricks):
+            if not isinstance(trick, dict) or "cards" not in trick:
+                raise RecordError("each trick is {leader, cards}", location=at("tricks", index))
+            plays.extend(_cards(trick["cards"], at("tricks", index), f"tricks[{index}]"))
+    elif "plays" in data:
+        plays = _cards(data["plays"], at("plays"), "plays")
+    announcements = data.get("announcements") or []
+    if not isinstance(announcements, list):
+        raise RecordError("'announcements' must be a list", location=at("announcements"))
+    pot = data.get("pot", 0)
+    if not isinstance(pot, int) or pot < 0:
+        raise RecordError(f"'pot' must be a whole number >= 0; found {pot!r}", location=at("pot"))
+    return DealRecord(
+        ruleset_id=ruleset["id"], ruleset_version=ruleset["version"], dealer=dealer, hands=hands, turned=turned,
+        calls=list(calls), completion=completion, belote=belote, announcements=announcements, plays=plays,
+        pot=pot, result=data.get("result"), source=source, base_line=base_line,
+    )
+
+
+def read_records(path: str | Path) -> Iterator[DealRecord]:
+    """Read the records of a ``.jsonl`` file (one per line) or a YAML/JSON file (one record, or a
+    ``deals`` list).
+
+    Raises :class:`RecordError` naming the file and line of the first malformed record.
+    """
+    path = Path(path)
+    if path.suffix == ".jsonl":
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as error:
+            raise RecordError(f"cannot read: {error.strerror}", location=str(path), code="io") from None
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise RecordError(f"not JSON: {error.msg}", location=f"{path}:{number}", code="bad_json") from None
+            source = Located(str(path), data, {(): (1, 1)})
+            yield parse_record(data, source, base_line=number - 1)
+        return
+    located, diagnostics = read_yaml(path)
+    if located is None or diagnostics:
+        raise RecordError(str(diagnostics[0]), code="bad_yaml")
+    data = located.data
+    if isinstance(data, dict) and "deals" in data and isinstance(data["deals"], list):
+        for index, item in enumerate(data["deals"]):
+            sub = Located(located.file, item, {key[2:]: pos for key, pos in located.positions.items()
+                                                if key[:2] == ("deals", index)})
+            yield parse_record(item, sub)
+        return
+    yield parse_record(data, located)
+
+
+# ------------------------------------------------------------------------------------- writing
+
+
+def record_of(state: DealState) -> dict[str, Any]:
+    """The canonical record of a deal state (partial if the deal is not over)."""
+    plays = state.plays
+    tricks = []
+    leader = state.dealer.next
+    for index, trick in enumerate(state.tricks):
+        tricks.append({"leader": trick.leader.name, "cards": [str(c) for c in trick.cards]})
+        leader = trick.leader
+        del index
+    if state.trick_cards:
+        tricks.append({"leader": state.leader.name, "cards": [str(c) for c in state.trick_cards]})
+    del leader, plays
+    completion = None
+    if state.full_hands:
+        completion = {}
+        for seat in Seat:
+            extra = state.full_hands[seat] - state.first_hands[seat]
+            if seat == state.taker:
+                extra = extra - CardSet([state.turned])
+            completion[seat.name] = extra.tokens()
+    record: dict[str, Any] = {
+        "record": RECORD_FORMAT,
+        "ruleset": {"id": state.rules.id, "version": state.rules.version},
+        "dealer": state.dealer.name,
+        "hands": {seat.name: state.first_hands[seat].tokens() for seat in Seat},
+        "turned": str(state.turned),
+        "calls": list(state.auction.calls),
+        "completion": completion,
+        "belote": state.belote.name if state.belote is not None else None,
+        "announcements": [
+            {"seat": d.seat.name, "kind": d.combination.kind, "cards": d.combination.cards.tokens()}
+            for d in state.declarations
+        ],
+        "tricks": tricks,
+        "pot": state.pot,
+    }
+    if state.score is not None:
+        record["result"] = state.score.to_json()
+    elif state.phase is Phase.REDEAL:
+        status = state.auction.status
+        assert status.next_dealer is not None
+        record["result"] = {"status": "redeal", "next_dealer": status.next_dealer.name}
+    return record
+
+
+def write_record(state: DealState) -> str:
+    """One record as a single JSON line (canonical, for ``.jsonl`` files)."""
+    return json.dumps(record_of(state), ensure_ascii=False, separators=(",", ":"))
+
+
+# ------------------------------------------------------------------------------------- replay
+
+
+@dataclass
+class ReplayReport:
+    """The outcome of replaying a record: the state reached, the first violation, result mismatches."""
+
+    record: DealRecord
+    state: DealState | None
+    error: BeloteRefError | None = None
+    mismatches: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when every event was legal and the recorded result (if any) matches."""
+        return self.error is None and not self.mismatches
+
+    def result(self) -> dict[str, Any] | None:
+        """The computed result: the score, a redeal status, or None for a partial deal."""
+        if self.state is None:
+            return None
+        if self.state.score is not None:
+            result = self.state.score.to_json()
+            assert self.state.taker is not None and self.state.trump is not None
+            return {**result, "taker": self.state.taker.name, "trump": self.state.trump.letter}
+        if self.state.phase is Phase.REDEAL:
+            status = self.state.auction.status
+            assert status.next_dealer is not None
+            return {"status": "redeal", "next_dealer": status.next_dealer.name}
+        return None
+
+
+def _play_location(record: DealRecord, index: int) -> str:
+    if record.source is None:
+        return ""
+    if ("tricks", index // 4, "cards", index % 4) in record.source.positions:
+        return record.locate(("tricks", index // 4, "cards", index % 4))
+    return record.locate(("plays", index))
+
+
+def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
+    """Replay every event of ``record`` against its ruleset and compare the recorded result.
+
+    Never raises for a bad event: the first illegal call, play or declaration is returned in
+    :attr:`ReplayReport.error` (a :class:`BeloteRefError` with ``code`` and ``index``, its message
+    starting with ``file:line``). Raises :class:`RecordError` only when the ruleset is unknown.
+    """
+    rules = rules or record.ruleset()
+    try:
+        state = DealState.from_hands(rules, record.dealer, record.hands, record.turned, record.completion, pot=record.pot)
+    except BeloteRefError as error:
+        return ReplayReport(record, None, RecordError(str(error), location=record.locate(("hands",)), code=error.code))
+    report = ReplayReport(record, state)
+    for index, call in enumerate(record.calls):
+        try:
+            state.call(call)
+        except BeloteRefError as error:
+            report.error = RecordError(str(error), location=record.locate(("calls", index)),
+                                       code="illegal_call" if error.code == "illegal_call" else error.code, index=index)
+            return report
+    if state.phase is Phase.PLAY:
+        if record.belote is not None:
+            state.declare_belote(record.belote)
+        assert state.trump is not None
+        for index, data in enumerate(record.announcements):
+            try:
+                state.declare(Declaration.from_json(rules, state.trump, data))
+            except BeloteRefError as error:
+                report.error = RecordError(str(error), location=record.locate(("announcements", index)),
+                                           code="bad_announcement", index=index)
+                return report
+        for index, card in enumerate(record.plays):
+            try:
+                state.play(card)
+            except BeloteRefError as error:
+                report.error = RecordError(str(error), location=_play_location(record, index), code=error.code,
+                                           index=index)
+                return report
+            if state.phase is not Phase.PLAY and index + 1 < len(record.plays):
+                report.error = RecordError("more than 32 cards played", location=_play_location(record, index + 1),
+                                           code="too_many_plays", index=index + 1)
+                return report
+    elif record.plays:
+        report.error = RecordError("cards are played but nobody took", location=_play_location(record, 0),
+                                   code="illegal_play", index=0)
+        return report
+    if state.score is None and state.phase is Phase.PLAY and len(record.plays) == 32:
+        raise AssertionError("32 legal plays must end the deal")
+    computed = report.result()
+    if record.result is not None and computed is not None:
+        for key, value in computed.items():
+            if key in record.result and record.result[key] != value:
+                report.mismatches.append(f"result.{key}: recorded {record.result[key]!r}, computed {value!r}")
+    return report
+
+
+def records_from_json_lines(lines: Sequence[str]) -> list[DealRecord]:
+    """Parse JSON Lines already in memory (for tests and the protocol)."""
+    return [parse_record(json.loads(line)) for line in lines if line.strip()]
