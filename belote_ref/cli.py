@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from belote_ref.cards import Seat, Team
 from belote_ref.errors import BeloteRefError, RulesetError
 from belote_ref.registry import load_registry, ruleset_schema
 from belote_ref.rules import Ruleset, find_ruleset, iter_changes, load_ruleset, shipped_rulesets
@@ -123,6 +124,78 @@ def cmd_rules_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    import random
+
+    from belote_ref.deal import Phase
+    from belote_ref.match import Match
+    from belote_ref.record import record_of
+    from belote_ref.simulate import random_deal, random_deals
+
+    rules = resolve_ruleset(args.ruleset)
+    records = []
+    if args.match:
+        match = Match(rules)
+        rng = random.Random(args.seed)
+        dealer = Seat(rng.randrange(4))
+        while not match.ended and len(records) < args.max_deals:
+            state = random_deal(rules, rng, dealer=dealer, pot=match.pot)
+            record = record_of(state)
+            if state.phase is Phase.REDEAL:
+                match.pass_deal()
+                status = state.auction.status
+                assert status.next_dealer is not None
+                dealer = status.next_dealer
+            else:
+                assert state.taker is not None and state.trump is not None
+                score = match.play_deal(dealer=state.dealer, taker=state.taker, trump=state.trump,
+                                        tricks=state.tricks, belote=state.belote, announcements=state.declarations)
+                if score != state.score:
+                    record["final_deal"] = True
+                record["result"] = score.to_json()
+                dealer = dealer.next
+            record["match"] = {"deal": len(records) + 1, "totals": {t.value: v for t, v in match.totals.items()}}
+            records.append(record)
+        winner = match.winner.value if match.winner is not None else ("draw" if match.ended else "unfinished")
+        summary = (f"a match of {len(records)} deal(s) under {rules.id} v{rules.version}, seed {args.seed}: "
+                   f"NS {match.totals[Team.NS]}, EW {match.totals[Team.EW]}, winner {winner}")
+    else:
+        records = [record_of(state) for state in random_deals(rules, args.seed, args.count)]
+        summary = f"{len(records)} deal(s) under {rules.id} v{rules.version}, seed {args.seed}"
+    text = "".join(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n" for record in records)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"{summary}; written to {args.out}")
+    else:
+        sys.stdout.write(text)
+        print(summary, file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from belote_ref.record import describe, read_records, replay
+
+    status = EXIT_OK
+    count = 0
+    for path in args.files:
+        records = list(read_records(path))
+        verbose = args.show or len(records) == 1
+        for record in records:
+            count += 1
+            report = replay(record)
+            if verbose:
+                print(describe(report))
+            if report.error is not None:
+                print(str(report.error), file=sys.stderr)
+                status = EXIT_FAILED
+            for mismatch in report.mismatches:
+                print(f"{record.locate(('result',))}: {mismatch}", file=sys.stderr)
+                status = EXIT_FAILED
+    if status == EXIT_OK:
+        print(f"{count} deal(s) replayed: every event legal, every recorded result agrees")
+    return status
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="belote-ref", description="Belote rules as data, a reference engine and a conformance suite.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -147,6 +220,19 @@ def build_parser() -> argparse.ArgumentParser:
     schema = rules_commands.add_parser("schema", help="print the ruleset JSON Schema generated from the registry")
     schema.add_argument("--check", metavar="FILE", help="compare with FILE instead of printing")
     schema.set_defaults(handler=cmd_rules_schema)
+    play = commands.add_parser("play", help="play random legal deals (or a match) and write their records")
+    play.add_argument("--ruleset", required=True, metavar="ID|PATH")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--count", type=int, default=1, help="number of deals (default 1)")
+    play.add_argument("--match", action="store_true", help="play a match to its end instead of --count deals")
+    play.add_argument("--max-deals", type=int, default=500, help="stop an unfinished match after this many deals")
+    play.add_argument("--out", metavar="FILE", help="write JSON Lines here (default: standard output)")
+    play.set_defaults(handler=cmd_play)
+
+    replay = commands.add_parser("replay", help="check every event of recorded deals and print them")
+    replay.add_argument("files", nargs="+", metavar="FILE")
+    replay.add_argument("--show", action="store_true", help="print every deal trick by trick (default: only a single deal)")
+    replay.set_defaults(handler=cmd_replay)
     return parser
 
 

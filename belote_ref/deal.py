@@ -220,8 +220,10 @@ class DealState:
         completion: Mapping[Seat, CardSet] | None = None,
         deck: Sequence[Card] | None = None,
         pot: int = 0,
+        final_deal: bool = False,
     ) -> None:
         self.rules = rules
+        self.final_deal = final_deal
         self.dealer = dealer
         self.first_hands = {seat: first_hands[seat] for seat in Seat}
         self.turned = turned
@@ -404,10 +406,10 @@ class DealState:
             if len(self.tricks) == 8:
                 self._finish()
 
-    def _finish(self, *, final_deal: bool = False) -> None:
+    def _finish(self) -> None:
         assert self.taker is not None and self.trump is not None
         self.score = score_deal(
             self.rules, dealer=self.dealer, taker=self.taker, trump=self.trump, tricks=self.tricks,
-            belote=self.belote, announcements=self.declarations, pot=self.pot, final_deal=final_deal,
+            belote=self.belote, announcements=self.declarations, pot=self.pot, final_deal=self.final_deal,
         )
         self.phase = Phase.SCORED

@@ -36,11 +36,12 @@ from typing import Any
 from belote_ref.announcements import Declaration
 from belote_ref.cards import Card, CardSet, Seat, parse_card
 from belote_ref.deal import DealState, Phase
+from belote_ref.play import Trick
 from belote_ref.errors import BeloteRefError, NotationError
 from belote_ref.rules import Ruleset, find_ruleset
 from belote_ref.yamlsource import KeyPath, Located, read_yaml
 
-__all__ = ["DealRecord", "RecordError", "ReplayReport", "read_records", "replay", "write_record"]
+__all__ = ["DealRecord", "RecordError", "ReplayReport", "describe", "read_records", "replay", "write_record"]
 
 RECORD_FORMAT = 1
 
@@ -70,6 +71,7 @@ class DealRecord:
     announcements: list[Mapping[str, Any]]
     plays: list[Card]
     pot: int = 0
+    final_deal: bool = False
     result: Mapping[str, Any] | None = None
     source: Located | None = field(default=None, repr=False)
     base_line: int = 0
@@ -172,7 +174,8 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     return DealRecord(
         ruleset_id=ruleset["id"], ruleset_version=ruleset["version"], dealer=dealer, hands=hands, turned=turned,
         calls=list(calls), completion=completion, belote=belote, announcements=announcements, plays=plays,
-        pot=pot, result=data.get("result"), source=source, base_line=base_line,
+        pot=pot, final_deal=bool(data.get("final_deal", False)), result=data.get("result"), source=source,
+        base_line=base_line,
     )
 
 
@@ -313,7 +316,9 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
     """
     rules = rules or record.ruleset()
     try:
-        state = DealState.from_hands(rules, record.dealer, record.hands, record.turned, record.completion, pot=record.pot)
+        state = DealState.from_hands(rules, record.dealer, record.hands, record.turned, record.completion,
+                                     pot=record.pot)
+        state.final_deal = record.final_deal
     except BeloteRefError as error:
         return ReplayReport(record, None, RecordError(str(error), location=record.locate(("hands",)), code=error.code))
     report = ReplayReport(record, state)
@@ -363,3 +368,45 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
 def records_from_json_lines(lines: Sequence[str]) -> list[DealRecord]:
     """Parse JSON Lines already in memory (for tests and the protocol)."""
     return [parse_record(json.loads(line)) for line in lines if line.strip()]
+
+
+def describe(report: ReplayReport) -> str:
+    """The deal as text, trick by trick, with the score sheet (for ``belote-ref replay``)."""
+    record, state = report.record, report.state
+    out = [f"ruleset {record.ruleset_id} v{record.ruleset_version}, dealer {record.dealer.name}, turned {record.turned}"]
+    for seat in Seat:
+        extra = f" + {record.completion[seat]}" if record.completion else ""
+        out.append(f"  {seat.name}: {record.hands[seat]}{extra}")
+    if state is None:
+        return "\n".join(out)
+    status = state.auction.status
+    calls = ", ".join(f"{Seat((record.dealer.next + i) & 3).name if i < 8 else record.dealer.next.name} {call}"
+                      for i, call in enumerate(state.auction.calls))
+    out.append(f"calls: {calls or '-'}")
+    if status.status == "taken":
+        assert status.taker is not None and status.trump is not None
+        out.append(f"{status.taker.name} takes, trump {status.trump.letter} (round {status.round})")
+    elif status.status == "redeal":
+        assert status.next_dealer is not None
+        out.append(f"everybody passed: redeal, next dealer {status.next_dealer.name}")
+    if state.belote is not None:
+        out.append(f"belote announced by {state.belote.name}")
+    for declaration in state.declarations:
+        out.append(f"{declaration.seat.name} declares {declaration.combination.kind} {declaration.combination.cards}")
+    tricks = list(state.tricks)
+    if state.trick_cards:
+        tricks.append(Trick(state.leader, tuple(state.trick_cards)))
+    winners = state.score.trick_winners if state.score else ()
+    for number, trick in enumerate(tricks, 1):
+        cards = "  ".join(f"{trick.seat_of(i).name} {card}" for i, card in enumerate(trick.cards))
+        won = f"  -> {winners[number - 1].name}" if number <= len(winners) else ""
+        out.append(f"trick {number}: {cards}{won}")
+    if state.score is not None:
+        out.append("score sheet:")
+        for line in state.score.lines:
+            if line.points or line.note:
+                out.append(f"  {line.team.value} {line.points:+5d}  {line.rule}: {line.note}")
+        result = report.result() or {}
+        out.append(f"result: contract {result.get('contract')}, deal score NS {result['deal_score']['NS']} "
+                   f"EW {result['deal_score']['EW']}, pot {result.get('pot')}")
+    return "\n".join(out)

@@ -1,0 +1,132 @@
+"""A match: running totals over deals, the litige pot carried between deals, and the end rules.
+
+The end of a match follows the ``game.*`` parameters:
+
+- ``game.end: points``: after each deal, a team whose total reaches (``game.win_when: reach``)
+  or passes (``exceed``) ``game.target_points`` wins. When both do on the same deal,
+  ``game.simultaneous_finish`` decides (the higher total, a draw, or the team that took that
+  deal); equal totals then follow ``game.exact_tie`` (play on, or a draw). With
+  ``game.no_win_on_capot_with_belote`` a team swept on a deal cannot win on that deal (its
+  only points were its belote).
+- ``game.end: deals``: after ``game.deal_limit`` deals (passed-out deals count only with
+  ``game.count_passed_deals``) the higher total wins; equal totals follow ``game.exact_tie``.
+
+The final deal is scored with ``final_deal=True`` (``scoring.rounding.final_deal_exact``,
+``scoring.litige.on_final_deal``): in a match to points, a deal is final when, scored so, it
+ends the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from belote_ref.announcements import Declaration
+from belote_ref.cards import Seat, Suit, Team
+from belote_ref.play import Trick
+from belote_ref.rules import Ruleset
+from belote_ref.scoring import DealScore, score_deal
+
+__all__ = ["Match"]
+
+_TEAMS = (Team.NS, Team.EW)
+
+
+@dataclass
+class Match:
+    """Running totals of a match under ``rules``. Feed it deals with :meth:`play_deal`."""
+
+    rules: Ruleset
+    totals: dict[Team, int] = field(default_factory=lambda: {Team.NS: 0, Team.EW: 0})
+    pot: int = 0
+    deals_counted: int = 0
+    history: list[dict[Team, int]] = field(default_factory=list)
+    scores: list[DealScore] = field(default_factory=list)
+    ended: bool = False
+    winner: Team | None = None
+
+    def play_deal(
+        self,
+        *,
+        dealer: Seat,
+        taker: Seat,
+        trump: Suit,
+        tricks: Sequence[Trick],
+        belote: Seat | None,
+        announcements: Sequence[Declaration] = (),
+    ) -> DealScore:
+        """Score one played deal with the pot carried in, add it to the totals, apply the end rules.
+
+        Returns the deal's :class:`~belote_ref.scoring.DealScore`. Raises
+        :class:`~belote_ref.errors.BeloteRefError` when the match is over or the deal is
+        inconsistent (see :func:`~belote_ref.scoring.score_deal`).
+        """
+        if self.ended:
+            raise ValueError("the match is over")
+
+        def score(final: bool) -> DealScore:
+            return score_deal(self.rules, dealer=dealer, taker=taker, trump=trump, tricks=tricks, belote=belote,
+                              announcements=announcements, pot=self.pot, final_deal=final)
+
+        counted = self.deals_counted + 1
+        if self.rules["game.end"] == "deals":
+            result = score(counted >= self.rules["game.deal_limit"])
+            ended, winner = self._outcome(result, taker, counted)
+        else:
+            result = score(False)
+            ended, winner = self._outcome(result, taker, counted)
+            if ended:
+                final = score(True)
+                final_ended, final_winner = self._outcome(final, taker, counted)
+                if final_ended:
+                    result, winner = final, final_winner
+        self.deals_counted = counted
+        for team in _TEAMS:
+            self.totals[team] += result.deal_score[team]
+        self.pot = result.pot
+        self.history.append(dict(self.totals))
+        self.scores.append(result)
+        self.ended, self.winner = ended, winner
+        return result
+
+    def pass_deal(self) -> None:
+        """A deal passed out by everyone: it counts toward ``game.deal_limit`` only with
+        ``game.count_passed_deals``, and may then end a match played to a number of deals."""
+        if self.ended:
+            raise ValueError("the match is over")
+        if self.rules["game.count_passed_deals"]:
+            self.deals_counted += 1
+            if self.rules["game.end"] == "deals" and self.deals_counted >= self.rules["game.deal_limit"]:
+                self.ended, self.winner = self._by_totals(self.totals)
+
+    def _by_totals(self, totals: dict[Team, int]) -> tuple[bool, Team | None]:
+        if totals[Team.NS] != totals[Team.EW]:
+            return True, max(_TEAMS, key=lambda team: totals[team])
+        if self.rules["game.exact_tie"] == "draw":
+            return True, None
+        return False, None
+
+    def _outcome(self, result: DealScore, taker: Seat, counted: int) -> tuple[bool, Team | None]:
+        """Whether the match ends after ``result`` is added, and who wins (None: a draw)."""
+        totals = {team: self.totals[team] + result.deal_score[team] for team in _TEAMS}
+        if self.rules["game.end"] == "deals":
+            if counted < self.rules["game.deal_limit"]:
+                return False, None
+            return self._by_totals(totals)
+        target = self.rules["game.target_points"]
+        if self.rules["game.win_when"] == "reach":
+            reached = [team for team in _TEAMS if totals[team] >= target]
+        else:
+            reached = [team for team in _TEAMS if totals[team] > target]
+        if self.rules["game.no_win_on_capot_with_belote"] and result.capot is not None:
+            reached = [team for team in reached if team is result.capot]
+        if not reached:
+            return False, None
+        if len(reached) == 1:
+            return True, reached[0]
+        rule = self.rules["game.simultaneous_finish"]
+        if rule == "draw":
+            return True, None
+        if rule == "last_taker":
+            return True, taker.team
+        return self._by_totals(totals)

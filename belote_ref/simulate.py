@@ -1,0 +1,159 @@
+"""Random complete deals, for property tests, fuzzing and benchmarks.
+
+:func:`random_deal` plays one whole deal with random legal choices: the shuffle, the auction,
+belote, announcements and the 32 cards. :func:`random_deals` plays a seeded sequence of them, the
+dealer passing on as the auction says. Everything is drawn from the :class:`random.Random` given,
+so one seed gives one deal (as RLCard's ``is_deterministic`` test demands).
+
+>>> import random
+>>> from belote_ref import find_ruleset
+>>> state = random_deal(find_ruleset("classic"), random.Random(7), dealer=Seat.S)
+>>> state.phase.value in ("scored", "redeal")
+True
+>>> [state.phase.value for state in random_deals(find_ruleset("classic"), seed=1, count=3)]
+['redeal', 'scored', 'scored']
+
+The choices are random, not sensible: a seat takes in round 1 with probability
+:data:`TAKE_PROBABILITY` and names a suit in round 2 with the same probability, so that round 2,
+redeals and (under ``bidding.all_pass: forced_third_round``) third rounds all happen often
+(about one deal in ten is passed out). The holder of the king and queen of trumps announces
+belote with probability :data:`BELOTE_PROBABILITY` (a forgotten belote happens too). When
+``announcements.enabled``, every seat declares every combination of its 8-card hand
+(:func:`~belote_ref.announcements.combinations`) before the first card is led. Each card is drawn
+uniformly from the legal plays.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Final
+
+from belote_ref.announcements import Declaration, combinations
+from belote_ref.cards import CARDS, Card, Seat
+from belote_ref.deal import DealState, Phase
+from belote_ref.play import legal_mask
+from belote_ref.rules import Ruleset
+
+__all__ = ["BELOTE_PROBABILITY", "TAKE_PROBABILITY", "random_deal", "random_deals"]
+
+TAKE_PROBABILITY: Final = 0.25
+"""The chance that a seat takes in round 1, or names a suit in round 2, instead of passing."""
+
+BELOTE_PROBABILITY: Final = 0.9
+"""The chance that the holder of the king and queen of trumps announces belote-rebelote."""
+
+_TRUMP_KQ: Final = tuple((1 << (suit * 8 + 5)) | (1 << (suit * 8 + 6)) for suit in range(4))  # QS KS ... QC KC
+
+
+def _auction(state: DealState, rng: random.Random) -> None:
+    """Make random legal calls until someone takes or the deal is passed out."""
+    status = state.auction.status
+    while status.status == "open":
+        legal = status.legal
+        if status.round == 1:
+            token = "take" if rng.random() < TAKE_PROBABILITY else "pass"
+        elif status.round == 2:
+            token = legal[1 + int(rng.random() * (len(legal) - 1))] if rng.random() < TAKE_PROBABILITY else "pass"
+        else:  # the forced third round: eldest must name a suit
+            token = legal[int(rng.random() * len(legal))]
+        status = state.call(token)
+
+
+def _declare(state: DealState, rng: random.Random) -> None:
+    """Belote and announcements, made before the first card is led."""
+    trump = state.trump
+    taker = state.taker
+    assert trump is not None and taker is not None
+    hands = state.hands
+    kq = _TRUMP_KQ[trump]
+    for seat in Seat:
+        if hands[seat] & kq == kq:
+            if rng.random() < BELOTE_PROBABILITY:
+                state.declare_belote(seat)
+            break
+    if state.rules["announcements.enabled"]:
+        rules = state.rules
+        eldest = state.dealer.next
+        for offset in range(4):
+            seat = Seat((eldest + offset) & 3)
+            for combination in combinations(rules, trump, state.full_hands[seat]):
+                state.declare(Declaration(seat, combination))
+
+
+def _play(state: DealState, rng: random.Random, checked: bool) -> None:
+    """Play the 32 cards, each drawn uniformly from the legal plays."""
+    rules = state.rules
+    trump = state.trump
+    assert trump is not None
+    hands = state.hands
+    random_ = rng.random
+    play = state.play if checked else state.play_unchecked
+    for _ in range(32):
+        cards = state.trick_cards
+        leader = state.leader
+        mask = legal_mask(rules, trump, hands[(leader + len(cards)) & 3], leader, tuple(cards))
+        for _ in range(int(random_() * mask.bit_count())):
+            mask &= mask - 1
+        play(CARDS[(mask & -mask).bit_length() - 1])
+
+
+def random_deal(
+    rules: Ruleset,
+    rng: random.Random,
+    *,
+    dealer: Seat | None = None,
+    pot: int = 0,
+    checked: bool = False,
+) -> DealState:
+    """Play one whole random deal under ``rules`` and return its final state.
+
+    The 32 cards are shuffled with ``rng`` (``dealer`` is drawn from ``rng`` too when not given)
+    and dealt by :meth:`DealState.from_deck <belote_ref.deal.DealState.from_deck>` with the litige
+    ``pot`` carried in. The auction is random and legal. A passed-out deal is returned as it
+    stands, in phase :attr:`~belote_ref.deal.Phase.REDEAL`; otherwise belote and the
+    announcements are declared (see the module docstring) and 32 random legal cards are played, so
+    the state comes back in phase :attr:`~belote_ref.deal.Phase.SCORED` with
+    :attr:`~belote_ref.deal.DealState.score` set.
+
+    With ``checked=False`` (the default, the fast path) the cards go through
+    :meth:`~belote_ref.deal.DealState.play_unchecked`; with ``checked=True`` through
+    :meth:`~belote_ref.deal.DealState.play`, which validates each one again and raises
+    :class:`~belote_ref.errors.IllegalPlayError` if the engine disagrees with itself.
+
+    The same ``rng`` state always gives the same deal.
+    """
+    deck: list[Card] = list(CARDS)
+    rng.shuffle(deck)
+    if dealer is None:
+        dealer = Seat(int(rng.random() * 4))
+    state = DealState.from_deck(rules, dealer, deck, pot=pot)
+    _auction(state, rng)
+    if state.phase is not Phase.PLAY:
+        return state
+    _declare(state, rng)
+    _play(state, rng, checked)
+    return state
+
+
+def random_deals(rules: Ruleset, seed: int, count: int) -> Iterator[DealState]:
+    """Yield ``count`` consecutive random deals under ``rules``, deterministic for ``seed``.
+
+    The first dealer is drawn from the seed. After a played deal the deal passes to the next seat;
+    after a passed-out deal, to the auction's ``next_dealer`` (``bidding.all_pass``). The litige
+    pot is carried from deal to deal (:attr:`DealScore.pot <belote_ref.scoring.DealScore.pot>`).
+    Passed-out deals are yielded too (phase :attr:`~belote_ref.deal.Phase.REDEAL`) and count.
+    """
+    rng = random.Random(seed)
+    dealer = Seat(int(rng.random() * 4))
+    pot = 0
+    for _ in range(count):
+        state = random_deal(rules, rng, dealer=dealer, pot=pot)
+        if state.score is not None:
+            pot = state.score.pot
+            dealer = dealer.next
+        else:
+            next_dealer = state.auction.status.next_dealer
+            assert next_dealer is not None
+            dealer = next_dealer
+        yield state
