@@ -1,11 +1,15 @@
 """Scoring one deal: card points, capot, belote, announcements, the contract test, litige, rounding.
 
->>> from belote_ref import find_ruleset
->>> from belote_ref.scoring import score_deal
->>> result = score_deal(find_ruleset("classic"), dealer=Seat.S, taker=Seat.E, trump=Suit.H,
-...                     tricks=tricks, belote=None)                        # doctest: +SKIP
->>> result.deal_score                                                    # doctest: +SKIP
-{<Team.NS: 'NS'>: 0, <Team.EW: 'EW'>: 162}
+::
+
+    from belote_ref import Seat, Suit, find_ruleset
+    from belote_ref.scoring import score_deal
+
+    result = score_deal(find_ruleset("classic"), dealer=Seat.W, taker=Seat.N, trump=Suit.H,
+                        tricks=tricks, belote=Seat.N)      # tricks: 8 play.Trick, in order
+    result.contract                                        # 'made'
+    result.deal_score                                      # {Team.NS: 92, Team.EW: 90}
+    result.to_json()                                       # the protocol's ``score`` result
 
 :func:`score_deal` follows rules.md §1.7, §1.8, §1.10 and §1.11, driven only by the compiled
 :class:`~belote_ref.rules.Ruleset`: every number (the 162 of a deal, 82, 92, 250, 252, 160) is
@@ -19,7 +23,7 @@ to its :attr:`DealScore.deal_score` (lines worth 0 explain a decision or a loss)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -41,6 +45,7 @@ __all__ = [
 Contract = Literal["made", "down", "litige", "replay"]
 """The outcome of the contract test: made, down (chute), litige (tie held in the pot) or replay."""
 
+_ON_TIE: dict[str, Contract] = {"litige": "litige", "takers_fail": "down", "takers_succeed": "made", "replay_deal": "replay"}
 TRICKS_PER_DEAL = 8
 CARDS_PER_TRICK = 4
 _TEAMS = (Team.NS, Team.EW)
@@ -281,7 +286,7 @@ def _round_5(value: int) -> int:
     return (value + 2) // 5 * 5
 
 
-_ROUNDERS = {
+_ROUNDERS: dict[str, Callable[[int], int]] = {
     "none": lambda value: value,
     "nearest_10_half_up": _round_10_half_up,
     "nearest_10_six_up": _round_10_six_up,
@@ -351,8 +356,16 @@ def score_deal(
        ``replay_deal``). ``card_threshold`` compares the takers' card points (last-trick bonus
        included, extras never) with ``scoring.contract.card_threshold``; there is no tie. The 82
        and 92 of the sources are not parameters: they are the strict majority of 162 and 182.
-    5. **Deal scores**: see :func:`_score_made`, :func:`_score_capot_by_takers`,
-       :func:`_score_down`, :func:`_score_capot_by_defenders`, :func:`_score_litige`.
+    5. **Deal scores** (§1.10). Made: each team scores its own total, cards + own
+       announcements + own belote. Capot by the takers: the capot value + their announcements +
+       their belote; the swept defenders keep their belote per
+       ``belote.on_capot_against_holder`` and their announcements go per
+       ``scoring.capot.loser_announcements``. Down: the takers score 0 (their belote per
+       ``belote.on_chute``); the defenders ``scoring.chute.base`` + the announcements of
+       ``scoring.chute.announcements`` + their belote. Capot by the defenders: as down, with the
+       capot value when ``scoring.capot.defenders_earn_bonus``. Litige: the defenders score
+       their own total, the takers' total goes into the pot (``scoring.litige.belote`` may keep
+       their belote out of it; ``scoring.litige.on_final_deal`` on the last deal). Replay: 0 each.
     6. **Pot** (``scoring.litige.pot_to: winner_of_next_deal``): a pot carried in is paid, whole
        and unrounded, to the takers of a made deal or the defenders of a down deal; a litige
        adds to it and a replayed deal leaves it alone.
@@ -360,10 +373,10 @@ def score_deal(
        contract test, skipped on the final deal with ``scoring.rounding.final_deal_exact``.
 
     Raises :class:`InconsistentDealError` (a :class:`~belote_ref.errors.BeloteRefError`) with
-    ``code`` and ``index`` when the deal is inconsistent: ``wrong_trick_count`` (not 8 tricks, or
-    a trick without 4 cards), ``duplicate_card``, ``wrong_leader`` (index = trick index, the first
-    problem in deal order; within a trick the card count, then duplicates, then the leader are
-    checked), ``bad_belote`` (``belote`` names a seat that did not play both the king and the
+    ``code`` and ``index`` when the deal is inconsistent: ``wrong_trick_count`` (a trick without
+    4 cards; or not 8 tricks, index = the first missing or extra trick), ``duplicate_card``,
+    ``wrong_leader`` (index = trick index, the first problem in deal order; within a trick the
+    card count, then duplicates, then the leader are checked), ``bad_belote`` (``belote`` names a seat that did not play both the king and the
     queen of trumps, in every ``belote.announcement`` mode; index 0), ``bad_announcement``
     (index = declaration index).
     """
@@ -408,11 +421,11 @@ def score_deal(
         else:
             belote_team = credited_seat.team
     bel = {team: rules["belote.value"] if team is belote_team else 0 for team in _TEAMS}
-    belote_note = (
-        f"belote-rebelote of {credited_seat.name}"
-        + (" (credited automatically, belote.announcement automatic)" if rules["belote.announcement"] == "automatic" else "")
-        if credited_seat is not None else ""
-    )
+    belote_note = ""
+    if credited_seat is not None:
+        belote_note = f"belote-rebelote of {credited_seat.name}"
+        if rules["belote.announcement"] == "automatic":
+            belote_note += " (credited automatically, belote.announcement automatic)"
 
     # 3. Announcements.
     ann = {team: 0 for team in _TEAMS}
@@ -519,7 +532,7 @@ def _contract(
                   f"compare_totals: {comparison}: contract {'made' if made else 'down'}")
         return "made" if made else "down"
     on_tie = rules["scoring.contract.on_tie"]
-    outcome: Contract = {"litige": "litige", "takers_fail": "down", "takers_succeed": "made", "replay_deal": "replay"}[on_tie]
+    outcome = _ON_TIE[on_tie]
     sheet.add(takers, 0, "scoring.contract.on_tie", f"compare_totals tie: {comparison}: on_tie {on_tie} -> {outcome}")
     return outcome
 
@@ -691,7 +704,6 @@ def _score_capot_by_defenders(ctx: _Context) -> None:
     keeps it with its holder, ``belote.on_capot_against_holder`` decides kept or lost.
     """
     rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
-    sheet.add(takers, 0, "scoring.contract.test", "the takers won no trick: down and capot")
     if rules["scoring.capot.defenders_earn_bonus"]:
         sheet.add(defenders, ctx.card_points[defenders], "scoring.capot.defenders_earn_bonus",
                   f"the defenders sweep the takers and score the capot value {ctx.card_points[defenders]} "

@@ -1,0 +1,156 @@
+"""Deal records: lenient reading, canonical writing, partial records, replay errors and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from belote_ref import CARDS, Seat, find_ruleset
+from belote_ref.cli import main
+from belote_ref.deal import DealState, Phase
+from belote_ref.record import RecordError, parse_record, read_records, record_of, replay
+from belote_ref.resources import data_dir
+
+RECORDS = Path(__file__).parent / "data" / "records"
+
+# The deck in index order dealt by S (eldest W): W takes the turned JD (rules.md §1.3-1.5).
+BASE: dict[str, Any] = {
+    "ruleset": {"id": "classic", "version": 1},
+    "dealer": "S",
+    "hands": {"N": ["TS", "JS", "QS", "KH", "AH"], "E": ["KS", "AS", "7H", "7D", "8D"],
+              "S": ["8H", "9H", "TH", "9D", "TD"], "W": ["7S", "8S", "9S", "JH", "QH"]},
+    "turned": "JD",
+    "calls": ["take"],
+    "completion": {"N": ["AD", "7C", "8C"], "E": ["9C", "TC", "JC"], "S": ["QC", "KC", "AC"], "W": ["QD", "KD"]},
+    "belote": None,
+}
+
+
+def schema_validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads((data_dir("schema") / "record.schema.json").read_text()))
+
+
+class TestReading:
+    def test_lenient_forms(self) -> None:
+        lenient = json.loads(json.dumps(BASE))
+        lenient["hands"]["S"] = ["10D", "9D", "10H", "9H", "8H"]  # unsorted, 10 for T
+        lenient["plays"] = ["7S", "QS", "AS", "9D"]
+        record = parse_record(lenient)
+        report = replay(record)
+        assert report.ok and report.error is None
+        assert report.result() is None  # a partial deal has no result yet
+        assert str(record.hands[Seat.S]) == "8H 9H TH 9D TD"
+
+    def test_partial_record_is_valid_and_canonical_on_writing(self) -> None:
+        record = parse_record({**BASE, "tricks": [{"leader": "W", "cards": ["7S", "QS", "AS", "9D"]}]})
+        report = replay(record)
+        assert report.ok and report.state is not None
+        written = record_of(report.state)
+        assert written["tricks"] == [{"leader": "W", "cards": ["7S", "QS", "AS", "9D"]}]
+        assert written["hands"]["S"] == ["8H", "9H", "TH", "9D", "TD"]
+        assert "result" not in written
+        schema_validator().validate(written)
+
+    def test_ruleset_is_never_defaulted(self) -> None:
+        data = {key: value for key, value in BASE.items() if key != "ruleset"}
+        with pytest.raises(RecordError, match="missing required key 'ruleset'"):
+            parse_record(data)
+        with pytest.raises(RecordError, match="must give both id and version"):
+            parse_record({**BASE, "ruleset": {"id": "classic"}})
+
+    def test_wrong_ruleset_version(self) -> None:
+        record = parse_record({**BASE, "ruleset": {"id": "classic", "version": 2}})
+        with pytest.raises(RecordError, match="classic is version 1 here; the record needs version 2"):
+            replay(record)
+
+    def test_bad_card_token(self) -> None:
+        with pytest.raises(RecordError, match="not a card: '1H'"):
+            parse_record({**BASE, "turned": "1H"})
+
+    def test_cards_dealt_twice(self) -> None:
+        data = json.loads(json.dumps(BASE))
+        data["completion"]["N"] = ["AD", "7C", "AC"]  # AC is also in S's completion
+        report = replay(parse_record(data))
+        assert report.error is not None and report.error.code == "bad_deal"
+
+
+class TestReplay:
+    def test_illegal_play_names_file_line_rule_and_legal_cards(self) -> None:
+        # Trick 1: W leads 7S, N QS, E AS (E wins); S has no spade and holds 9D TD, so S must
+        # trump (seed 001: "il doit jouer un atout (pour couper)"): QC is illegal.
+        path = RECORDS / "illegal-must-trump.yaml"
+        (record,) = read_records(path)
+        report = replay(record)
+        assert report.error is not None
+        assert (report.error.code, report.error.index) == ("illegal_play", 3)
+        assert str(report.error).startswith(f"{path}:20: trick 1, S played QC: ")
+        assert str(report.error).endswith("(play.must_trump); legal: 9D TD")
+
+    def test_card_not_in_hand(self) -> None:
+        report = replay(parse_record({**BASE, "plays": ["7S", "QS", "AS", "KD"]}))  # KD is W's
+        assert report.error is not None
+        assert (report.error.code, report.error.index) == ("card_not_in_hand", 3)
+
+    def test_illegal_call(self) -> None:
+        report = replay(parse_record({**BASE, "calls": ["pass", "pass", "pass", "pass", "D"]}))
+        assert report.error is not None
+        assert (report.error.code, report.error.index) == ("illegal_call", 4)
+
+    def test_redeal(self) -> None:
+        report = replay(parse_record({**BASE, "calls": ["pass"] * 8, "completion": None}))
+        assert report.ok and report.result() == {"status": "redeal", "next_dealer": "W"}
+
+    def test_recorded_result_mismatch(self) -> None:
+        state = DealState.from_deck(find_ruleset("classic"), Seat.S, list(CARDS))
+        state.call("take")
+        while state.phase is Phase.PLAY:
+            state.play(next(iter(state.legal_plays())))
+        written = record_of(state)
+        assert replay(parse_record(written)).ok
+        written["result"]["deal_score"] = {"NS": 1, "EW": 2}
+        report = replay(parse_record(written))
+        assert not report.ok and report.mismatches[0].startswith("result.deal_score: recorded")
+
+
+class TestCli:
+    def test_replay_illegal_exits_1(self, capsys: pytest.CaptureFixture[str]) -> None:
+        path = RECORDS / "illegal-must-trump.yaml"
+        assert main(["replay", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert err.strip().splitlines() == [
+            f"{path}:20: trick 1, S played QC: S must trump: void in S, holds 9D TD (play.must_trump); legal: 9D TD"]
+
+    def test_play_then_replay_agree(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        out = tmp_path / "deals.jsonl"
+        assert main(["play", "--ruleset", "online-92", "--count", "50", "--seed", "7", "--out", str(out)]) == 0
+        lines = out.read_text().splitlines()
+        assert len(lines) == 50
+        validator = schema_validator()
+        for line in lines:
+            validator.validate(json.loads(line))
+        assert main(["replay", str(out)]) == 0
+        assert "50 deal(s) replayed: every event legal, every recorded result agrees" in capsys.readouterr().out
+
+    def test_play_is_deterministic(self, tmp_path: Path) -> None:
+        first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+        main(["play", "--ruleset", "pagat", "--count", "20", "--seed", "3", "--out", str(first)])
+        main(["play", "--ruleset", "pagat", "--count", "20", "--seed", "3", "--out", str(second)])
+        assert first.read_text() == second.read_text()
+
+    def test_match(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        out = tmp_path / "match.jsonl"
+        assert main(["play", "--ruleset", "classic", "--match", "--seed", "1", "--out", str(out)]) == 0
+        records = [json.loads(line) for line in out.read_text().splitlines()]
+        last = records[-1]["match"]["totals"]
+        assert max(last.values()) >= 1000
+        assert main(["replay", str(out)]) == 0
+
+    def test_garbage_exits_2(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text('{"ruleset": \n')
+        assert main(["replay", str(bad)]) == 2
+        assert capsys.readouterr().err.startswith(f"error: {bad}:1: not JSON")
