@@ -1,0 +1,326 @@
+"""The reference engine as a conformance-protocol adapter (``belote-ref serve``), protocol version 1.
+
+:func:`run_case` answers one case of any kind from its ``given`` (the shapes of PROTOCOL.md);
+:func:`serve` is the JSON-lines loop on standard input and output. The loop never dies on a bad
+message: it answers ``errored`` with the reason, and exits 0 on ``stop`` or end of input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping
+from typing import IO, Any
+
+from belote_ref import __version__
+from belote_ref.announcements import Declaration, combinations
+from belote_ref.cards import CardSet, Seat, Suit, Team, parse_card, parse_cards
+from belote_ref.deal import DealState, Phase, complete_hands, deal_first_hands, run_auction
+from belote_ref.errors import BeloteRefError
+from belote_ref.match import Match
+from belote_ref.play import Trick, legal_plays, trick_points, trick_winner
+from belote_ref.registry import load_registry
+from belote_ref.rules import Ruleset
+from belote_ref.scoring import score_deal
+
+__all__ = ["KINDS", "PROTOCOL_VERSION", "GivenError", "hello", "run_case", "serve"]
+
+PROTOCOL_VERSION = 1
+KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match")
+
+
+class GivenError(BeloteRefError):
+    """A ``given`` does not have the shape its kind requires."""
+
+    code = "bad_given"
+
+
+def _field(given: Mapping[str, Any], key: str) -> Any:
+    if key not in given:
+        raise GivenError(f"given: missing {key!r}")
+    return given[key]
+
+
+def _seat(token: Any) -> Seat:
+    if not isinstance(token, str):
+        raise GivenError(f"expected a seat (N E S W); found {token!r}")
+    return Seat.parse(token)
+
+
+def _suit(token: Any) -> Suit:
+    if not isinstance(token, str):
+        raise GivenError(f"expected a suit letter (S H D C); found {token!r}")
+    return Suit.parse(token)
+
+
+def _cards(tokens: Any) -> list[Any]:
+    if not isinstance(tokens, list):
+        raise GivenError(f"expected a list of cards; found {tokens!r}")
+    return parse_cards([str(t) for t in tokens])
+
+
+def _trick(data: Any) -> Trick:
+    if not isinstance(data, Mapping):
+        raise GivenError(f"expected a trick {{leader, cards}}; found {data!r}")
+    return Trick(_seat(_field(data, "leader")), tuple(_cards(_field(data, "cards"))))
+
+
+def _hands(data: Any) -> dict[Seat, CardSet]:
+    if not isinstance(data, Mapping) or set(data) != {"N", "E", "S", "W"}:
+        raise GivenError("expected a mapping of the seats N, E, S, W to cards")
+    return {seat: CardSet(_cards(data[seat.name])) for seat in Seat}
+
+
+def _rejected(error: BeloteRefError, default_code: str) -> dict[str, Any]:
+    code = error.code if error.code not in ("error", "illegal_action") else default_code
+    return {"rejected": {"code": code, "index": error.index if error.index is not None else 0}}
+
+
+def _deal(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    dealer = _seat(_field(given, "dealer"))
+    deck = _cards(_field(given, "deck"))
+    taker = given.get("taker")
+    if taker is None:
+        hands, turned = deal_first_hands(rules, dealer, deck)
+        return {"hands": {seat.name: cards.tokens() for seat, cards in hands.items()}, "turned": str(turned)}
+    full = complete_hands(rules, dealer, deck, _seat(taker))
+    return {"hands": {seat.name: cards.tokens() for seat, cards in full.items()}}
+
+
+def _auction(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    calls = _field(given, "calls")
+    if not isinstance(calls, list):
+        raise GivenError("given.calls must be a list")
+    try:
+        status = run_auction(rules, _seat(_field(given, "dealer")), parse_card(str(_field(given, "turned"))),
+                             [str(c) for c in calls])
+    except BeloteRefError as error:
+        if error.code == "illegal_call":
+            return _rejected(error, "illegal_call")
+        raise
+    return status.to_json()
+
+
+def _legal_plays(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    trick = _trick(_field(given, "trick"))
+    legal = legal_plays(rules, _suit(_field(given, "trump")), CardSet(_cards(_field(given, "hand"))), trick)
+    return {"legal": legal.tokens()}
+
+
+def _trick_winner(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    trump = _suit(_field(given, "trump"))
+    trick = _trick(_field(given, "trick"))
+    if len(trick.cards) != 4:
+        raise GivenError("trick_winner needs a trick of 4 cards")
+    return {"winner": trick_winner(rules, trump, trick).name, "points": trick_points(rules, trump, trick.cards)}
+
+
+def _announcements(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    found = combinations(rules, _suit(_field(given, "trump")), CardSet(_cards(_field(given, "hand"))))
+    return {"combinations": [combination.to_json() for combination in found]}
+
+
+def _declarations(rules: Ruleset, trump: Suit, data: Any) -> list[Declaration]:
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise GivenError("given.announcements must be a list")
+    declarations = []
+    for index, item in enumerate(data):
+        try:
+            declarations.append(Declaration.from_json(rules, trump, item))
+        except BeloteRefError as error:
+            raise BeloteRefError(str(error), code="bad_announcement", index=index) from None
+    return declarations
+
+
+def _score_arguments(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    trump = _suit(_field(given, "trump"))
+    tricks = _field(given, "tricks")
+    if not isinstance(tricks, list):
+        raise GivenError("given.tricks must be a list")
+    belote = given.get("belote")
+    return {
+        "dealer": _seat(_field(given, "dealer")),
+        "taker": _seat(_field(given, "taker")),
+        "trump": trump,
+        "tricks": [_trick(t) for t in tricks],
+        "belote": _seat(belote) if belote is not None else None,
+        "announcements": _declarations(rules, trump, given.get("announcements")),
+    }
+
+
+def _score(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        arguments = _score_arguments(rules, given)
+        return score_deal(rules, pot=int(given.get("pot") or 0), **arguments).to_json()
+    except GivenError:
+        raise
+    except BeloteRefError as error:
+        return _rejected(error, "inconsistent_deal")
+
+
+def _replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    completion = given.get("completion")
+    try:
+        state = DealState.from_hands(rules, _seat(_field(given, "dealer")), _hands(_field(given, "hands")),
+                                     parse_card(str(_field(given, "turned"))),
+                                     _hands(completion) if completion is not None else None,
+                                     pot=int(given.get("pot") or 0))
+    except GivenError:
+        raise
+    except BeloteRefError as error:
+        return _rejected(error, "bad_deal")
+    calls = given.get("calls") or []
+    for index, call in enumerate(calls):
+        try:
+            state.call(str(call))
+        except BeloteRefError as error:
+            error.index = index
+            return _rejected(error, "illegal_call")
+    plays = _cards(given.get("plays") or [])
+    if state.phase is Phase.REDEAL:
+        status = state.auction.status
+        assert status.next_dealer is not None
+        return {"status": "redeal", "next_dealer": status.next_dealer.name}
+    if state.phase is not Phase.PLAY or state.trump is None:
+        raise GivenError("the calls do not end the auction")
+    belote = given.get("belote")
+    if belote is not None:
+        state.declare_belote(_seat(belote))
+    try:
+        for declaration in _declarations(rules, state.trump, given.get("announcements")):
+            state.declare(declaration)
+    except BeloteRefError as error:
+        return _rejected(error, "bad_announcement")
+    for index, card in enumerate(plays):
+        try:
+            state.play(card)
+        except BeloteRefError as error:
+            error.index = index
+            return _rejected(error, "illegal_play")
+    if state.score is None:
+        raise GivenError(f"a replay needs the 32 plays of a whole deal; found {len(plays)}")
+    assert state.taker is not None
+    return {**state.score.to_json(), "taker": state.taker.name, "trump": state.trump.letter}
+
+
+def _match(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    deals = _field(given, "deals")
+    if not isinstance(deals, list):
+        raise GivenError("given.deals must be a list")
+    match = Match(rules)
+    for index, deal in enumerate(deals):
+        if match.ended:
+            break
+        try:
+            match.play_deal(**_score_arguments(rules, deal))
+        except GivenError:
+            raise
+        except BeloteRefError as error:
+            return {"rejected": {"code": error.code, "index": index}}
+    return {
+        "totals": [{"NS": row[Team.NS], "EW": row[Team.EW]} for row in match.history],
+        "winner": match.winner.value if match.winner is not None else None,
+        "ended_after": len(match.history) if match.ended else None,
+    }
+
+
+_HANDLERS: dict[str, Callable[[Ruleset, Mapping[str, Any]], dict[str, Any]]] = {
+    "deal": _deal,
+    "auction": _auction,
+    "legal_plays": _legal_plays,
+    "trick_winner": _trick_winner,
+    "announcements": _announcements,
+    "score": _score,
+    "replay": _replay,
+    "match": _match,
+}
+
+
+def run_case(rules: Ruleset, kind: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The result of one case of ``kind`` under ``rules``, in the protocol's shape.
+
+    Expected rejections (an illegal call or play, an inconsistent deal) are results
+    (``{"rejected": {"code", "index"}}``). Raises :class:`~belote_ref.errors.BeloteRefError`
+    when the ``given`` itself is malformed or the kind is unknown.
+    """
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise GivenError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
+    if not isinstance(given, Mapping):
+        raise GivenError("given must be a JSON object")
+    return handler(rules, given)
+
+
+def hello() -> dict[str, Any]:
+    """The adapter's answer to ``hello``: every kind, every registry parameter and value."""
+    registry = load_registry()
+    parameters = {pid: list(p.values) for pid, p in registry.parameters.items() if p.closed}
+    from belote_ref.rules import shipped_rulesets
+
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "implementation": {"name": "belote-ref", "version": __version__, "language": "python",
+                           "homepage": "https://belote-ref.invalid/"},
+        "supports": {"kinds": list(KINDS), "rulesets": list(shipped_rulesets()), "parameters": parameters,
+                     "any_parameters": True},
+    }
+
+
+_RULESET_CACHE: dict[str, Ruleset] = {}
+
+
+def ruleset_of(message: Mapping[str, Any]) -> Ruleset:
+    """Compile (with a small cache keyed by the parameters) the ruleset a ``run`` message carries."""
+    data = message.get("ruleset")
+    if not isinstance(data, Mapping) or not isinstance(data.get("parameters"), Mapping):
+        raise GivenError("run: 'ruleset' must be {id, version, parameters}")
+    key = json.dumps(data, sort_keys=True)
+    ruleset = _RULESET_CACHE.get(key)
+    if ruleset is None:
+        if len(_RULESET_CACHE) > 64:
+            _RULESET_CACHE.clear()
+        ruleset = Ruleset.from_parameters(data["parameters"], id=str(data.get("id", "custom")),
+                                          version=int(data.get("version", 1)))
+        _RULESET_CACHE[key] = ruleset
+    return ruleset
+
+
+def answer(message: Any) -> dict[str, Any] | None:
+    """The reply to one decoded message (None for ``stop``)."""
+    if not isinstance(message, dict):
+        return {"errored": True, "message": "a message must be a JSON object"}
+    command = message.get("cmd")
+    if command == "hello":
+        return hello()
+    if command == "stop":
+        return None
+    seq = message.get("seq")
+    if command != "run":
+        return {"seq": seq, "errored": True, "message": f"unknown cmd {command!r}"}
+    try:
+        rules = ruleset_of(message)
+        return {"seq": seq, "result": run_case(rules, str(message.get("kind")), message.get("given") or {})}
+    except BeloteRefError as error:
+        return {"seq": seq, "errored": True, "message": str(error).splitlines()[0]}
+    except Exception as error:  # noqa: BLE001 - the adapter must answer, never die
+        return {"seq": seq, "errored": True, "message": f"internal error: {type(error).__name__}: {error}"}
+
+
+def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+    """Answer protocol messages, one JSON object per line, until ``stop`` or end of input."""
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except json.JSONDecodeError as error:
+            reply: dict[str, Any] | None = {"errored": True, "message": f"not JSON: {error.msg}"}
+        else:
+            reply = answer(message)
+            if reply is None:
+                return 0
+        stdout.write(json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n")
+        stdout.flush()
+    return 0
