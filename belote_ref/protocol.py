@@ -254,17 +254,20 @@ def run_case(rules: Ruleset, kind: str, given: Mapping[str, Any]) -> dict[str, A
 
 
 def hello() -> dict[str, Any]:
-    """The adapter's answer to ``hello``: every kind, every registry parameter and value."""
+    """The adapter's answer to ``hello``: every kind, every registry parameter and value.
+
+    Parameters whose values are not a closed list (numbers, card orders, point tables) are
+    declared with ``"*"``: any value the registry allows.
+    """
     registry = load_registry()
-    parameters = {pid: list(p.values) for pid, p in registry.parameters.items() if p.closed}
+    parameters = {pid: list(p.values) if p.closed else "*" for pid, p in registry.parameters.items()}
     from belote_ref.rules import shipped_rulesets
 
     return {
         "protocol": PROTOCOL_VERSION,
         "implementation": {"name": "belote-ref", "version": __version__, "language": "python",
                            "homepage": "https://belote-ref.invalid/"},
-        "supports": {"kinds": list(KINDS), "rulesets": list(shipped_rulesets()), "parameters": parameters,
-                     "any_parameters": True},
+        "supports": {"kinds": list(KINDS), "rulesets": list(shipped_rulesets()), "parameters": parameters},
     }
 
 

@@ -1,0 +1,206 @@
+"""The conformance corpus: loading fixtures, deciding where they apply, comparing results.
+
+A fixture applies to a ruleset when its ``applies_to`` predicate holds and one of its ``expect``
+branches matches (the first that matches gives the expected result). Predicates name registry
+parameters, never ruleset ids, so a house rule picks up every fixture that fits it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from belote_ref.errors import Diagnostic
+from belote_ref.resources import data_dir
+from belote_ref.rules import Ruleset
+from belote_ref.yamlsource import Located, read_yaml
+
+__all__ = [
+    "Fixture",
+    "branch_ruleset",
+    "canonical_result",
+    "compare_results",
+    "fixtures_dir",
+    "load_corpus",
+    "load_fixture",
+    "predicate_holds",
+]
+
+
+def fixtures_dir() -> Path:
+    """The folder of the shipped fixtures."""
+    return data_dir("conformance") / "fixtures"
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """One fixture file."""
+
+    path: Path
+    data: Mapping[str, Any]
+    located: Located | None = None
+
+    @property
+    def id(self) -> str:
+        return str(self.data["id"])
+
+    @property
+    def kind(self) -> str:
+        return str(self.data["kind"])
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return tuple(self.data.get("rules", ()))
+
+    @property
+    def provenance(self) -> str:
+        return str(self.data["provenance"])
+
+    @property
+    def normative(self) -> bool:
+        return bool(self.data.get("normative", True))
+
+    @property
+    def given(self) -> Mapping[str, Any]:
+        return self.data["given"]  # type: ignore[no-any-return]
+
+    def expected(self, ruleset: Ruleset) -> Mapping[str, Any] | None:
+        """The expected result under ``ruleset``, or None when the fixture does not apply."""
+        if not predicate_holds(self.data.get("applies_to") or {}, ruleset.params):
+            return None
+        for branch in self.data["expect"]:
+            if predicate_holds(branch.get("when") or {}, ruleset.params):
+                return branch["result"]  # type: ignore[no-any-return]
+        return None
+
+
+def predicate_holds(predicate: Mapping[str, Any], params: Mapping[str, Any]) -> bool:
+    """Whether every ``parameter: value`` (or ``parameter: {one_of: [...]}``) entry holds."""
+    for parameter_id, wanted in predicate.items():
+        value = params.get(parameter_id)
+        if isinstance(wanted, dict) and "one_of" in wanted:
+            if not any(_same(value, option) for option in wanted["one_of"]):
+                return False
+        elif not _same(value, wanted):
+            return False
+    return True
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b or (isinstance(a, list) and isinstance(b, list) and a == b)
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads((data_dir("schema") / "fixture.schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def load_fixture(path: Path) -> tuple[Fixture | None, list[Diagnostic]]:
+    """Read and schema-check one fixture file; returns it (or None) and its diagnostics."""
+    located, diagnostics = read_yaml(path)
+    if located is None or diagnostics:
+        return None, diagnostics
+    for error in _validator().iter_errors(located.data):
+        diagnostics.append(located.diagnostic(tuple(error.absolute_path), error.message, "schema"))
+    if diagnostics:
+        return None, diagnostics
+    return Fixture(path, located.data, located), []
+
+
+def iter_fixture_paths(root: Path | None = None) -> Iterator[Path]:
+    """Every ``*.yaml`` under the fixtures folder, in a stable order."""
+    yield from sorted((root or fixtures_dir()).rglob("*.yaml"))
+
+
+@cache
+def load_corpus(root: Path | None = None) -> tuple[Fixture, ...]:
+    """Every valid fixture (cached). Invalid files are left to ``belote-ref conformance lint``."""
+    fixtures = []
+    for path in iter_fixture_paths(root):
+        fixture, _ = load_fixture(path)
+        if fixture is not None:
+            fixtures.append(fixture)
+    return tuple(fixtures)
+
+
+# ------------------------------------------------------------------------------------- results
+
+
+def _sorted_cards(tokens: Any) -> Any:
+    if not isinstance(tokens, list):
+        return tokens
+    try:
+        from belote_ref.cards import parse_card
+
+        return sorted((str(t) for t in tokens), key=lambda t: int(parse_card(t)))
+    except Exception:  # noqa: BLE001 - a malformed answer is compared as it is
+        return tokens
+
+
+def canonical_result(kind: str, result: Any) -> Any:
+    """``result`` with set-like parts in a canonical order, so that ``==`` compares as the protocol says.
+
+    Card sets (legal plays, hands, a combination's cards) are sorted; combinations are a multiset.
+    """
+    if not isinstance(result, dict) or "rejected" in result:
+        return result
+    result = json.loads(json.dumps(result))
+    if kind == "legal_plays" and "legal" in result:
+        result["legal"] = _sorted_cards(result["legal"])
+    elif kind == "deal" and isinstance(result.get("hands"), dict):
+        result["hands"] = {seat: _sorted_cards(cards) for seat, cards in result["hands"].items()}
+    elif kind == "announcements" and isinstance(result.get("combinations"), list):
+        combos = []
+        for combo in result["combinations"]:
+            if isinstance(combo, dict):
+                combo = {**combo, "cards": _sorted_cards(combo.get("cards"))}
+            combos.append(combo)
+        result["combinations"] = sorted(combos, key=lambda c: json.dumps(c, sort_keys=True))
+    return result
+
+
+def compare_results(kind: str, expected: Any, got: Any) -> list[str]:
+    """The differences between an expected and an actual result, in words (empty when equal)."""
+    want, have = canonical_result(kind, expected), canonical_result(kind, got)
+    if want == have:
+        return []
+    if not isinstance(want, dict) or not isinstance(have, dict):
+        return [f"expected {json.dumps(want)}, got {json.dumps(have)}"]
+    lines = []
+    for key in sorted(set(want) | set(have)):
+        if key not in have:
+            lines.append(f"{key}: missing (expected {json.dumps(want[key])})")
+        elif key not in want:
+            lines.append(f"{key}: unexpected {json.dumps(have[key])}")
+        elif want[key] != have[key]:
+            a, b = want[key], have[key]
+            if kind in ("legal_plays", "deal") and isinstance(a, list) and isinstance(b, list):
+                missing = [c for c in a if c not in b]
+                extra = [c for c in b if c not in a]
+                lines.append(f"{key}: missing {' '.join(missing) or '-'}; extra {' '.join(extra) or '-'}")
+            else:
+                lines.append(f"{key}: expected {json.dumps(a)}, got {json.dumps(b)}")
+    return lines
+
+
+def branch_ruleset(fixture: Fixture, index: int, base: Ruleset | None = None) -> Ruleset:
+    """A ruleset under which ``expect[index]`` of ``fixture`` applies: ``base`` (classic by default)
+    with the values of ``applies_to`` and of the branch's ``when`` (the first ``one_of`` option).
+
+    Raises :class:`~belote_ref.errors.RulesetError` when those values are not allowed.
+    """
+    from belote_ref.rules import find_ruleset
+
+    base = base or find_ruleset("classic")
+    params = dict(base.params)
+    for predicate in (fixture.data.get("applies_to") or {}, fixture.data["expect"][index].get("when") or {}):
+        for parameter_id, wanted in predicate.items():
+            params[parameter_id] = wanted["one_of"][0] if isinstance(wanted, dict) else wanted
+    return Ruleset.from_parameters(params, id=f"{fixture.id}#{index}")
