@@ -37,7 +37,7 @@ from belote_ref import CARDS, DECK, Card, CardSet, IllegalPlayError, Ruleset, Se
 from belote_ref.announcements import Declaration, make_combination
 from belote_ref.cards import SUIT_LETTERS, Rank
 from belote_ref.deal import DealState, Phase
-from belote_ref.play import explain_illegal, legal_plays, trick_winner
+from belote_ref.play import _ladder, _PlayPolicy, _Position, explain_illegal, legal_plays, trick_winner
 from belote_ref.record import records_from_json_lines, replay, write_record
 from belote_ref.registry import load_registry
 from belote_ref.rules import shipped_rulesets
@@ -71,7 +71,7 @@ RULESETS = [*SHIPPED, *VARIANTS]
 
 seeds = st.integers(0, 2**64 - 1)
 pots = st.sampled_from([0, 0, 0, 77])
-EXAMPLES = settings(max_examples=60, deadline=None)
+EXAMPLES = settings(max_examples=100, deadline=None)
 
 
 @cache
@@ -203,6 +203,9 @@ def test_every_card_played_was_legal(name: str, seed: int) -> None:
         assert legal - hand == CardSet(), f"play {index}: legal cards outside the hand"
         assert card in legal, f"play {index}: {card} is not legal ({legal})"
         assert explain_illegal(rules, trump, hand, trick, card) is None
+        if trick.cards:  # the readable ladder of rules.md §1.6 agrees with the fast masks
+            ladder, _ = _ladder(_PlayPolicy.of(rules), _Position.of(rules, trump, hand.mask, trick.cards))
+            assert ladder == legal.mask
         if not trick.cards:
             assert legal == hand
         else:

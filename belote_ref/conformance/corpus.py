@@ -202,5 +202,5 @@ def branch_ruleset(fixture: Fixture, index: int, base: Ruleset | None = None) ->
     params = dict(base.params)
     for predicate in (fixture.data.get("applies_to") or {}, fixture.data["expect"][index].get("when") or {}):
         for parameter_id, wanted in predicate.items():
-            params[parameter_id] = wanted["one_of"][0] if isinstance(wanted, dict) else wanted
+            params[parameter_id] = wanted["one_of"][0] if isinstance(wanted, dict) and "one_of" in wanted else wanted
     return Ruleset.from_parameters(params, id=f"{fixture.id}#{index}")

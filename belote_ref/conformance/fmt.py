@@ -1,0 +1,102 @@
+"""The canonical text of a fixture file (``belote-ref fmt`` writes it, ``--check`` verifies it).
+
+Keys in a fixed order, lists of scalars (cards, calls, rule ids) and small mappings on one line,
+long prose folded, no anchors or aliases, a final newline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+__all__ = ["HEADER_ORDER", "format_fixture"]
+
+HEADER_ORDER = ("id", "kind", "title", "rules", "source", "provenance", "normative", "partial", "note",
+                "applies_to", "given", "expect")
+
+
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    flow = all(_is_scalar(item) for item in data) or all(
+        isinstance(item, list) and all(_is_scalar(x) for x in item) for item in data)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+def _represent_dict(dumper: yaml.SafeDumper, data: Mapping[str, Any]) -> yaml.Node:
+    small = len(data) <= 6 and all(_is_scalar(v) or (isinstance(v, list) and all(_is_scalar(x) for x in v))
+                                   for v in data.values())
+    flow = small and len(repr(data)) < 80
+    return dumper.represent_mapping("tag:yaml.org,2002:map", list(data.items()), flow_style=flow)
+
+
+def _represent_str(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
+    style = ">" if len(data) > 90 and "\n" not in data.rstrip("\n") else None
+    if "\n" in data.rstrip("\n"):
+        style = "|"
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+class _Block(dict):  # type: ignore[type-arg]
+    """A mapping always written in block style (the fixture's top level)."""
+
+
+def _represent_block(dumper: yaml.SafeDumper, data: Mapping[str, Any]) -> yaml.Node:
+    return dumper.represent_mapping("tag:yaml.org,2002:map", list(data.items()), flow_style=False)
+
+
+_Dumper.add_representer(_Block, _represent_block)
+_Dumper.add_representer(list, _represent_list)
+_Dumper.add_representer(dict, _represent_dict)
+_Dumper.add_representer(str, _represent_str)
+
+
+def _card_key(token: Any) -> Any:
+    from belote_ref.cards import parse_card
+    from belote_ref.errors import NotationError
+
+    try:
+        return (0, int(parse_card(str(token))))
+    except NotationError:
+        return (1, str(token))
+
+
+def _sort_cards(value: Any) -> Any:
+    return sorted(value, key=_card_key) if isinstance(value, list) else value
+
+
+def _canonical_cards(node: Any) -> Any:
+    """Sort the card lists that are sets (hands, legal plays, a combination's cards); keep play order."""
+    if isinstance(node, list):
+        return [_canonical_cards(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result = {}
+    for key, value in node.items():
+        if key in ("hand", "legal"):
+            result[key] = _sort_cards(value)
+        elif key in ("hands", "completion") and isinstance(value, dict):
+            result[key] = {seat: _sort_cards(cards) for seat, cards in value.items()}
+        elif key in ("combinations", "announcements") and isinstance(value, list):
+            result[key] = [{**item, "cards": _sort_cards(item.get("cards"))} if isinstance(item, dict) and "cards" in item
+                           else item for item in value]
+        else:
+            result[key] = _canonical_cards(value)
+    return result
+
+
+def format_fixture(data: Mapping[str, Any]) -> str:
+    """The canonical YAML text of a fixture's data (card sets sorted, header keys in order)."""
+    data = _canonical_cards(dict(data))
+    ordered = {key: data[key] for key in HEADER_ORDER if key in data}
+    ordered.update({key: value for key, value in data.items() if key not in ordered})
+    return yaml.dump(_Block(ordered), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
