@@ -196,6 +196,95 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_conformance_lint(args: argparse.Namespace) -> int:
+    from belote_ref.conformance.lint import lint
+
+    paths = [Path(p) for p in args.paths] if args.paths else None
+    count, problems = lint(paths)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"{count} fixture file(s): {len(problems)} problem(s)", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"{count} fixture file(s): no problem")
+    return EXIT_OK
+
+
+def cmd_conformance_coverage(args: argparse.Namespace) -> int:
+    from belote_ref.conformance.corpus import load_corpus
+    from belote_ref.conformance.lint import coverage
+
+    fixtures = load_corpus()
+    report = coverage(fixtures)
+    if args.json:
+        print(json.dumps({"rows": [{"parameter": p, "value": v, "hand": h, "engine": e} for p, v, h, e in report.rows],
+                          "gaps": [{"parameter": p, "value": v, "hand": h} for p, v, h in report.gaps]}, indent=1))
+    else:
+        print(f"{'parameter':<44} {'value':<28} {'hand':>5} {'engine':>6}")
+        for parameter_id, value, hand, engine in report.rows:
+            flag = "  <- gap" if hand < 2 else ""
+            print(f"{parameter_id:<44} {_format_value(value):<28} {hand:>5} {engine:>6}{flag}")
+        hand_count = sum(1 for f in fixtures if f.provenance == "hand")
+        print(f"\n{len(fixtures)} fixtures ({hand_count} hand, {len(fixtures) - hand_count} engine); "
+              f"{len(report.gaps)} gap(s) (values with fewer than two hand fixtures)")
+    return EXIT_FAILED if report.gaps and args.strict else EXIT_OK
+
+
+def _applicable(reference: str) -> tuple[Ruleset, list[tuple[Any, Any]]]:
+    from belote_ref.conformance.corpus import load_corpus
+
+    ruleset = resolve_ruleset(reference)
+    cases = []
+    for fixture in load_corpus():
+        expected = fixture.expected(ruleset)
+        if expected is not None:
+            cases.append((fixture, expected))
+    return ruleset, cases
+
+
+def cmd_conformance_list(args: argparse.Namespace) -> int:
+    ruleset, cases = _applicable(args.ruleset)
+    for fixture, _ in cases:
+        print(f"{fixture.id:<58} {fixture.kind:<14} {fixture.provenance:<6} {fixture.data['title']}")
+    print(f"{len(cases)} case(s) apply to {ruleset.id}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_conformance_dump(args: argparse.Namespace) -> int:
+    ruleset, cases = _applicable(args.ruleset)
+    for fixture, expected in cases:
+        line = {"id": fixture.id, "kind": fixture.kind, "ruleset": ruleset.to_json(), "given": fixture.given,
+                "expected": expected, "rules": list(fixture.rules), "provenance": fixture.provenance,
+                "normative": fixture.normative}
+        print(json.dumps(line, ensure_ascii=False, separators=(",", ":")))
+    return EXIT_OK
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    from belote_ref.conformance.corpus import iter_fixture_paths
+    from belote_ref.conformance.fmt import format_fixture
+    from belote_ref.yamlsource import read_yaml
+
+    paths = [Path(p) for p in args.paths] if args.paths else list(iter_fixture_paths())
+    changed = 0
+    for path in paths:
+        located, diagnostics = read_yaml(path)
+        if located is None or diagnostics:
+            for diagnostic in diagnostics:
+                print(diagnostic, file=sys.stderr)
+            return EXIT_BAD_INPUT
+        text = format_fixture(located.data)
+        if path.read_text(encoding="utf-8") != text:
+            changed += 1
+            if args.check:
+                print(f"{path}: not in canonical format", file=sys.stderr)
+            else:
+                path.write_text(text, encoding="utf-8")
+    verb = "would change" if args.check else "changed"
+    print(f"{len(paths)} file(s), {changed} {verb}")
+    return EXIT_FAILED if args.check and changed else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="belote-ref", description="Belote rules as data, a reference engine and a conformance suite.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -233,6 +322,27 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("files", nargs="+", metavar="FILE")
     replay.add_argument("--show", action="store_true", help="print every deal trick by trick (default: only a single deal)")
     replay.set_defaults(handler=cmd_replay)
+    conformance = commands.add_parser("conformance", help="the fixture corpus: lint, coverage, list, dump")
+    conformance_commands = conformance.add_subparsers(dest="conformance_command", required=True, metavar="SUBCOMMAND")
+    lint_parser = conformance_commands.add_parser("lint", help="check fixture files (exit 1 on any problem)")
+    lint_parser.add_argument("paths", nargs="*", metavar="PATH")
+    lint_parser.set_defaults(handler=cmd_conformance_lint)
+    coverage_parser = conformance_commands.add_parser("coverage", help="fixtures per parameter value, and the gaps")
+    coverage_parser.add_argument("--json", action="store_true")
+    coverage_parser.add_argument("--strict", action="store_true", help="exit 1 when there is a gap")
+    coverage_parser.set_defaults(handler=cmd_conformance_coverage)
+    list_parser = conformance_commands.add_parser("list", help="the cases that apply to a ruleset")
+    list_parser.add_argument("--ruleset", required=True, metavar="ID|PATH")
+    list_parser.set_defaults(handler=cmd_conformance_list)
+    dump_parser = conformance_commands.add_parser("dump", help="the applicable cases as JSON lines, expectations included")
+    dump_parser.add_argument("--ruleset", required=True, metavar="ID|PATH")
+    dump_parser.add_argument("--format", choices=["jsonl"], default="jsonl")
+    dump_parser.set_defaults(handler=cmd_conformance_dump)
+
+    fmt = commands.add_parser("fmt", help="write fixture files in canonical format")
+    fmt.add_argument("paths", nargs="*", metavar="PATH")
+    fmt.add_argument("--check", action="store_true", help="only report files that are not canonical (exit 1)")
+    fmt.set_defaults(handler=cmd_fmt)
     return parser
 
 

@@ -1,0 +1,206 @@
+"""``belote-ref conformance lint`` and ``coverage``: is the corpus well-formed, and what does it cover?
+
+Lint checks every fixture file: schema validity; ids unique and well-formed; every parameter named
+in ``rules``, ``applies_to`` or ``when`` exists and every value named is allowed; card tokens valid
+and distinct within a deal; 32 cards in a whole deal; card points adding up to the pack total plus
+the last-trick bonus; every branch reachable (not shadowed by an earlier one); the ``when``
+branches exhaustive unless the fixture says ``partial: true``; canonical formatting.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from belote_ref.cards import parse_card
+from belote_ref.conformance.corpus import Fixture, branch_ruleset, iter_fixture_paths, load_fixture
+from belote_ref.conformance.fmt import format_fixture
+from belote_ref.errors import BeloteRefError, Diagnostic, NotationError
+from belote_ref.registry import Registry, load_registry
+
+__all__ = ["Coverage", "coverage", "lint"]
+
+_CARD_LIST_KEYS = ("hand", "deck", "plays", "cards", "legal")
+
+
+def _predicates(fixture: Fixture) -> Iterator[tuple[tuple[str | int, ...], Mapping[str, Any]]]:
+    if fixture.data.get("applies_to"):
+        yield ("applies_to",), fixture.data["applies_to"]
+    for index, branch in enumerate(fixture.data["expect"]):
+        if branch.get("when"):
+            yield ("expect", index, "when"), branch["when"]
+
+
+def _values(wanted: Any) -> list[Any]:
+    return list(wanted["one_of"]) if isinstance(wanted, dict) and "one_of" in wanted else [wanted]
+
+
+def _card_tokens(node: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("hands", "completion") and isinstance(value, dict):
+                for seat, cards in value.items():
+                    for i, token in enumerate(cards if isinstance(cards, list) else []):
+                        yield (*path, key, seat, i), token
+            elif key == "turned":
+                yield (*path, key), value
+            elif key in _CARD_LIST_KEYS and isinstance(value, list):
+                for i, token in enumerate(value):
+                    yield (*path, key, i), token
+            else:
+                yield from _card_tokens(value, (*path, key))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _card_tokens(item, (*path, i))
+
+
+def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
+    assert fixture.located is not None
+    at = fixture.located.diagnostic
+    problems: list[Diagnostic] = []
+    for index, parameter_id in enumerate(fixture.rules):
+        if parameter_id not in registry:
+            problems.append(at(("rules", index), f"unknown parameter {parameter_id!r}", "lint.parameter"))
+    for path, predicate in _predicates(fixture):
+        for parameter_id, wanted in predicate.items():
+            if parameter_id not in registry:
+                problems.append(at((*path, parameter_id), f"unknown parameter {parameter_id!r}", "lint.parameter"))
+                continue
+            for value in _values(wanted):
+                if not registry[parameter_id].allows(value):
+                    problems.append(at((*path, parameter_id), f"{value!r} is not an allowed value of {parameter_id}",
+                                       "lint.value"))
+    # Cards: valid tokens, distinct within one deal (a match holds several deals).
+    deals: list[tuple[tuple[str | int, ...], Any]] = []
+    if fixture.kind == "match":
+        deals = [(("given", "deals", i), deal) for i, deal in enumerate(fixture.given.get("deals", []))]
+    else:
+        deals = [(("given",), fixture.given)]
+    for base, deal in deals:
+        # Cards dealt (hands, deck, turned card) and cards played (tricks, plays) are two pools, each
+        # without repeats; in a lone trick and hand (legal_plays) the two must not meet either.
+        pools: dict[str, dict[str, tuple[str | int, ...]]] = {"dealt": {}, "played": {}}
+        for path, token in _card_tokens(deal, base):
+            if "announcements" in path:
+                continue
+            try:
+                card = str(parse_card(str(token)))
+            except NotationError:
+                problems.append(at(path, f"not a card: {token!r}", "lint.card"))
+                continue
+            key = next(str(p) for p in reversed(path) if isinstance(p, str))
+            pool = pools["played" if key in ("plays", "cards") else "dealt"]
+            if card in pool:
+                problems.append(at(path, f"card {card} appears twice in the deal", "lint.card"))
+            pool[card] = path
+        if fixture.kind == "legal_plays":
+            for card in set(pools["dealt"]) & set(pools["played"]):
+                problems.append(at(pools["dealt"][card], f"card {card} is both in the hand and in the trick", "lint.card"))
+        seen = pools["played"] if fixture.kind in ("score", "match") else pools["dealt"]
+        total = len(seen)
+        if fixture.kind == "deal" and total != 32:
+            problems.append(at((*base, "deck"), f"a deck holds 32 distinct cards; found {total}", "lint.deal"))
+        if fixture.kind == "replay" and len(deal.get("plays", [])) == 32 and total != 32:
+            problems.append(at(base, f"a whole deal holds 32 distinct cards; found {total}", "lint.deal"))
+        if fixture.kind in ("score", "match") and total != 32:
+            problems.append(at((*base, "tricks"), f"8 tricks hold 32 distinct cards; found {total}", "lint.deal"))
+    # Branches: reachable, card totals, exhaustiveness.
+    named: dict[str, set[str]] = {}
+    has_default = False
+    for index, branch in enumerate(fixture.data["expect"]):
+        when = branch.get("when") or {}
+        has_default = has_default or not when
+        for parameter_id, wanted in when.items():
+            named.setdefault(parameter_id, set()).update(repr(v) for v in _values(wanted))
+        try:
+            ruleset = branch_ruleset(fixture, index)
+        except BeloteRefError as error:
+            problems.append(at(("expect", index), f"no ruleset can reach this branch: {error}", "lint.branch"))
+            continue
+        if fixture.expected(ruleset) is not branch["result"]:
+            problems.append(at(("expect", index), "this branch is shadowed by an earlier one", "lint.branch"))
+        result = branch["result"]
+        points = result.get("card_points") if isinstance(result, dict) else None
+        if isinstance(points, dict) and result.get("capot") is None and "rejected" not in result:
+            expected_total = sum(ruleset.points[0]) + ruleset["scoring.last_trick_bonus"]
+            if sum(points.values()) != expected_total:
+                problems.append(at(("expect", index, "result", "card_points"),
+                                   f"card points add up to {sum(points.values())}; expected {expected_total} "
+                                   f"(the pack plus the last-trick bonus)", "lint.points"))
+    if not has_default and not fixture.data.get("partial"):
+        for parameter_id, values in named.items():
+            parameter = registry.parameters.get(parameter_id)
+            if parameter is None:
+                continue
+            missing = [v for v in parameter.values if repr(v) not in values] if parameter.closed else ["other values"]
+            if missing:
+                problems.append(at(("expect",), f"the branches leave {parameter_id} = {', '.join(map(str, missing))} "
+                                   "uncovered: add branches, a default branch without 'when', or 'partial: true'",
+                                   "lint.exhaustive"))
+    text = fixture.path.read_text(encoding="utf-8")
+    if text != format_fixture(fixture.data):
+        problems.append(Diagnostic(str(fixture.path), 1, 1, "", "not in canonical format (run `belote-ref fmt`)",
+                                   "lint.format"))
+    return problems
+
+
+def lint(paths: Iterable[Path] | None = None) -> tuple[int, list[Diagnostic]]:
+    """Lint fixture files (the whole corpus by default); returns the number of files and every problem."""
+    registry = load_registry()
+    problems: list[Diagnostic] = []
+    ids: dict[str, Path] = {}
+    count = 0
+    for path in paths if paths is not None else iter_fixture_paths():
+        count += 1
+        fixture, diagnostics = load_fixture(path)
+        problems.extend(diagnostics)
+        if fixture is None:
+            continue
+        if fixture.id in ids:
+            assert fixture.located is not None
+            problems.append(fixture.located.diagnostic(("id",), f"duplicate id {fixture.id!r} (also in {ids[fixture.id]})",
+                                                       "lint.id"))
+        ids[fixture.id] = path
+        problems.extend(_check_fixture(fixture, registry))
+    return count, problems
+
+
+@dataclass
+class Coverage:
+    """Hand and engine fixture counts per (parameter, value), and the gaps."""
+
+    rows: list[tuple[str, Any, int, int]]
+    gaps: list[tuple[str, Any, int]]
+
+
+def coverage(fixtures: Iterable[Fixture]) -> Coverage:
+    """Count, for every outcome parameter value with an alternative, the fixtures that exercise it.
+
+    A hand fixture counts for (parameter, value) when the parameter is in its ``rules`` and its
+    ``applies_to`` or one of its ``when`` branches names the value; an engine fixture counts by its
+    ``applies_to``. Values with fewer than two hand fixtures are gaps.
+    """
+    registry = load_registry()
+    hand: Counter[tuple[str, str]] = Counter()
+    engine: Counter[tuple[str, str]] = Counter()
+    for fixture in fixtures:
+        seen: set[tuple[str, str]] = set()
+        for _, predicate in _predicates(fixture):
+            for parameter_id, wanted in predicate.items():
+                if fixture.provenance == "hand" and parameter_id not in fixture.rules:
+                    continue
+                seen.update((parameter_id, repr(v)) for v in _values(wanted))
+        (hand if fixture.provenance == "hand" else engine).update(seen)
+    rows, gaps = [], []
+    for parameter_id, parameter in registry.parameters.items():
+        if not parameter.outcome or len(parameter.values) < 2:
+            continue
+        for value in parameter.values:
+            key = (parameter_id, repr(value))
+            rows.append((parameter_id, value, hand[key], engine[key]))
+            if hand[key] < 2:
+                gaps.append((parameter_id, value, hand[key]))
+    return Coverage(rows, gaps)
