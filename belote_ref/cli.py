@@ -285,6 +285,129 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     return EXIT_FAILED if args.check and changed else EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from belote_ref.protocol import serve
+
+    return serve()
+
+
+class _Progress:
+    """A progress bar on a terminal; a plain line every tenth of the run otherwise."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.bad = 0
+        self.last_tenth = -1
+
+    def __call__(self, done: int, total: int, result: Any) -> None:
+        from belote_ref.conformance.runner import BAD_OUTCOMES
+
+        self.bad += result.outcome in BAD_OUTCOMES
+        if self.tty:
+            filled = int(30 * done / total)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} cases, {self.bad} bad")
+            if done == total:
+                self.stream.write("\n")
+            self.stream.flush()
+            return
+        tenth = 10 * done // total
+        if tenth != self.last_tenth and (tenth > self.last_tenth or done == total):
+            self.last_tenth = tenth
+            print(f"{done}/{total} cases, {self.bad} bad", file=self.stream, flush=True)
+
+
+def _read_expected_failures(path: str | None) -> frozenset[str]:
+    if not path:
+        return frozenset()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise BeloteRefError(f"{path}: cannot read: {error.strerror}", code="io") from None
+    keys = set()
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            keys.add(" ".join(line.split()))
+    return frozenset(keys)
+
+
+def cmd_conformance_run(args: argparse.Namespace) -> int:
+    import shlex
+
+    from belote_ref.conformance.adapter import AdapterFailure, open_adapter
+    from belote_ref.conformance.corpus import load_corpus
+    from belote_ref.conformance.report import (
+        read_report,
+        render_failures,
+        render_table,
+        report_lines,
+        summarize_changes,
+        write_junit,
+    )
+    from belote_ref.conformance.runner import RunOptions, build_cases, run_cases
+
+    rulesets = [resolve_ruleset(r) for r in (args.ruleset or list(shipped_rulesets()))]
+    cases = build_cases(load_corpus(), rulesets, args.kind or (), args.id or "")
+    if not cases:
+        print("no case matches the filters", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    options = RunOptions(timeout=args.timeout, per_case=args.per_case,
+                         expected_failures=_read_expected_failures(args.expected_failures))
+    rerun = "belote-ref conformance run" + (f" --impl {shlex.quote(args.impl)}" if args.impl else "")
+    try:
+        hello, results = run_cases(lambda: open_adapter(args.impl, args.timeout), cases, options,
+                                   progress=_Progress(sys.stderr))
+    except AdapterFailure as failure:
+        print(f"error: the implementation could not start: {failure.reason}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    lines = report_lines(hello, results, " ".join(shlex.quote(a) for a in sys.argv))
+    implementation = hello.get("implementation") or {}
+    print(f"{implementation.get('name')} {implementation.get('version', '')} against belote-ref's corpus "
+          f"({len(cases)} cases)")
+    print(render_table(lines))
+    failures = render_failures(lines, rerun)
+    if failures:
+        print()
+        print(failures)
+    if args.report:
+        Path(args.report).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
+                                     encoding="utf-8")
+    if args.junit:
+        write_junit(lines, args.junit)
+    if args.baseline:
+        print("\nchanges since the baseline:")
+        print(summarize_changes(lines, read_report(args.baseline)))
+    return EXIT_OK if lines[-1]["ok"] else EXIT_FAILED
+
+
+def cmd_conformance_summary(args: argparse.Namespace) -> int:
+    from belote_ref.conformance.report import read_report, render_failures, render_table, summarize_changes
+
+    lines = read_report(args.report)
+    if args.baseline:
+        print(summarize_changes(lines, read_report(args.baseline)))
+    else:
+        adapter = lines[0].get("adapter") or {}
+        print(f"{adapter.get('name')} {adapter.get('version', '')}: {lines[0].get('command', '')}")
+        print(render_table(lines))
+        failures = render_failures(lines, "belote-ref conformance run")
+        if failures:
+            print()
+            print(failures)
+    footer = lines[-1] if lines[-1].get("type") == "footer" else {"ok": False}
+    return EXIT_OK if footer.get("ok") else EXIT_FAILED
+
+
+def cmd_conformance_smoke(args: argparse.Namespace) -> int:
+    from belote_ref.conformance.smoke import smoke
+
+    ok, lines = smoke(args.impl, args.timeout)
+    for line in lines:
+        print(line)
+    return EXIT_OK if ok else EXIT_FAILED
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="belote-ref", description="Belote rules as data, a reference engine and a conformance suite.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -338,6 +461,31 @@ def build_parser() -> argparse.ArgumentParser:
     dump_parser.add_argument("--ruleset", required=True, metavar="ID|PATH")
     dump_parser.add_argument("--format", choices=["jsonl"], default="jsonl")
     dump_parser.set_defaults(handler=cmd_conformance_dump)
+
+    run = conformance_commands.add_parser("run", help="run an implementation against the corpus")
+    run.add_argument("--impl", metavar="CMD", help="the adapter command, or python:module:factory "
+                     "(default: the reference engine, `belote-ref serve`, as a subprocess)")
+    run.add_argument("--ruleset", action="append", metavar="ID|PATH", help="repeatable; default: every shipped ruleset")
+    run.add_argument("--kind", action="append", metavar="KIND", help="repeatable; default: every kind")
+    run.add_argument("--id", metavar="PREFIX", help="only fixtures whose id starts with PREFIX")
+    run.add_argument("--per-case", action="store_true", help="a fresh adapter for every case")
+    run.add_argument("--timeout", type=float, default=10.0, metavar="S", help="per-message timeout (default 10)")
+    run.add_argument("--expected-failures", metavar="FILE", help="lines 'fixture-id [ruleset-id]' expected to fail")
+    run.add_argument("--report", metavar="FILE", help="write the JSON Lines report")
+    run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
+    run.add_argument("--baseline", metavar="FILE", help="print what changed since this report")
+    run.set_defaults(handler=cmd_conformance_run)
+    summary = conformance_commands.add_parser("summary", help="re-render a report, or what changed since a baseline")
+    summary.add_argument("report", metavar="REPORT")
+    summary.add_argument("--baseline", metavar="FILE")
+    summary.set_defaults(handler=cmd_conformance_summary)
+    smoke_parser = conformance_commands.add_parser("smoke", help="hello and three simple cases; explain the first mistake")
+    smoke_parser.add_argument("--impl", required=True, metavar="CMD")
+    smoke_parser.add_argument("--timeout", type=float, default=10.0, metavar="S")
+    smoke_parser.set_defaults(handler=cmd_conformance_smoke)
+
+    serve = commands.add_parser("serve", help="the reference engine as a protocol adapter (JSON lines on stdin/stdout)")
+    serve.set_defaults(handler=cmd_serve)
 
     fmt = commands.add_parser("fmt", help="write fixture files in canonical format")
     fmt.add_argument("paths", nargs="*", metavar="PATH")

@@ -1,0 +1,210 @@
+"""Conformance reports: the canonical JSON Lines report, JUnit XML derived from it, and text.
+
+A report is a header line (runner, suite and adapter versions), one line per case, and a footer
+with the counts (``schema/report.schema.json``). The text rendering is a table kind x ruleset,
+then each failure with the rules it exercises, a compact picture of the situation, expected vs
+got, and the command that reruns that one case.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from belote_ref import __version__
+from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES, CaseResult
+from belote_ref.errors import BeloteRefError
+from belote_ref.protocol import PROTOCOL_VERSION
+
+__all__ = ["read_report", "render_failures", "render_table", "report_lines", "summarize_changes", "write_junit"]
+
+
+def report_lines(hello: Mapping[str, Any], results: Sequence[CaseResult], command: str) -> list[dict[str, Any]]:
+    """The report as a list of JSON objects: header, one per case, footer."""
+    counts = Counter(result.outcome for result in results)
+    header = {
+        "type": "header", "runner": {"name": "belote-ref", "version": __version__}, "suite": __version__,
+        "protocol": PROTOCOL_VERSION, "adapter": dict(hello.get("implementation") or {}), "command": command,
+        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    lines: list[dict[str, Any]] = [header]
+    for result in results:
+        case = result.case
+        line: dict[str, Any] = {"type": "case", "id": case.fixture.id, "kind": case.fixture.kind,
+                                "ruleset": case.ruleset.id, "outcome": result.outcome, "rules": list(case.fixture.rules),
+                                "provenance": case.fixture.provenance}
+        if result.outcome not in ("pass", "n/a"):
+            line.update({"expected": case.expected, "got": result.got, "message": result.message,
+                         "differences": result.differences})
+        if result.seconds:
+            line["ms"] = round(result.seconds * 1000, 3)
+        lines.append(line)
+    lines.append({"type": "footer", "counts": {outcome: counts.get(outcome, 0) for outcome in OUTCOMES},
+                  "ok": not any(counts.get(o) for o in BAD_OUTCOMES)})
+    return lines
+
+
+def read_report(path: str | Path) -> list[dict[str, Any]]:
+    """Read a JSON Lines report; raise :class:`BeloteRefError` naming the line of a malformed one."""
+    lines = []
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise BeloteRefError(f"{path}: cannot read: {error.strerror}", code="io") from None
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            item = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise BeloteRefError(f"{path}:{number}: not JSON: {error.msg}", code="bad_report") from None
+        if not isinstance(item, dict) or item.get("type") not in ("header", "case", "footer"):
+            raise BeloteRefError(f"{path}:{number}: not a report line (type header, case or footer)", code="bad_report")
+        lines.append(item)
+    if not lines or lines[0]["type"] != "header":
+        raise BeloteRefError(f"{path}: a report starts with its header line", code="bad_report")
+    return lines
+
+
+def _cases(lines: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [line for line in lines if line.get("type") == "case"]
+
+
+def render_table(lines: Sequence[Mapping[str, Any]]) -> str:
+    """Kind x ruleset: passed / sent, with the bad outcomes spelled out."""
+    cases = _cases(lines)
+    rulesets = list(dict.fromkeys(c["ruleset"] for c in cases))
+    kinds = list(dict.fromkeys(c["kind"] for c in cases))
+    cells: dict[tuple[str, str], Counter[str]] = {}
+    for case in cases:
+        cells.setdefault((case["kind"], case["ruleset"]), Counter())[case["outcome"]] += 1
+    width = max([13, *(len(r) for r in rulesets)])
+    out = [f"{'kind':<14}" + "".join(f"{r:>{width + 2}}" for r in rulesets)]
+    for kind in kinds:
+        row = f"{kind:<14}"
+        for ruleset in rulesets:
+            counter = cells.get((kind, ruleset), Counter())
+            sent = sum(v for k, v in counter.items() if k != "n/a")
+            if not sent:
+                cell = "n/a" if counter else "-"
+            else:
+                cell = f"{counter['pass'] + counter['xfail']}/{sent}"
+                bad = sum(counter[o] for o in BAD_OUTCOMES)
+                if bad:
+                    cell += f" ({bad}!)"
+            row += f"{cell:>{width + 2}}"
+        out.append(row)
+    totals = Counter(c["outcome"] for c in cases)
+    out.append("")
+    out.append("  ".join(f"{outcome} {totals[outcome]}" for outcome in OUTCOMES if totals[outcome]) or "no case")
+    return "\n".join(out)
+
+
+def _picture(given: Mapping[str, Any], kind: str) -> str:
+    """A compact, one- or two-line picture of the situation."""
+    if kind == "legal_plays":
+        trick = given.get("trick", {})
+        return (f"trump {given.get('trump')}; {trick.get('leader')} led {' '.join(trick.get('cards', [])) or '-'}; "
+                f"{given.get('seat')} holds {' '.join(given.get('hand', []))}")
+    if kind == "trick_winner":
+        trick = given.get("trick", {})
+        return f"trump {given.get('trump')}; {trick.get('leader')} led {' '.join(trick.get('cards', []))}"
+    if kind in ("score", "replay"):
+        extra = f", belote {given.get('belote')}" if given.get("belote") else ""
+        taker = given.get("taker") or "(auction)"
+        return f"dealer {given.get('dealer')}, taker {taker}, trump {given.get('trump', '?')}{extra}, pot {given.get('pot', 0)}"
+    if kind == "auction":
+        return f"dealer {given.get('dealer')}, turned {given.get('turned')}, calls {' '.join(given.get('calls', []))}"
+    if kind == "match":
+        return f"{len(given.get('deals', []))} deal(s)"
+    if kind == "announcements":
+        return f"trump {given.get('trump')}; hand {' '.join(given.get('hand', []))}"
+    return json.dumps(given)[:100]
+
+
+def render_failures(lines: Sequence[Mapping[str, Any]], rerun: str) -> str:
+    """Each bad case: id, rules, picture, expected vs got, and the command that reruns it."""
+    out = []
+    header = lines[0] if lines else {}
+    for case in _cases(lines):
+        if case["outcome"] not in BAD_OUTCOMES:
+            continue
+        out.append(f"{case['outcome'].upper()} {case['id']} [{case['ruleset']}]")
+        if case.get("rules"):
+            out.append(f"  rules: {', '.join(case['rules'])}")
+        given = _given_of(case, header)
+        if given is not None:
+            out.append(f"  situation: {_picture(given, case['kind'])}")
+        for difference in case.get("differences") or []:
+            out.append(f"  {difference}")
+        if case.get("message"):
+            out.append(f"  {case['message']}")
+        if case["outcome"] in ("fail",) and not case.get("differences"):
+            out.append(f"  expected {json.dumps(case.get('expected'))}")
+            out.append(f"  got      {json.dumps(case.get('got'))}")
+        out.append(f"  rerun: {rerun} --ruleset {shlex.quote(case['ruleset'])} --id {shlex.quote(case['id'])}")
+    return "\n".join(out)
+
+
+_GIVEN_LOOKUP: dict[str, Mapping[str, Any]] = {}
+
+
+def _given_of(case: Mapping[str, Any], header: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    if not _GIVEN_LOOKUP:
+        from belote_ref.conformance.corpus import load_corpus
+
+        _GIVEN_LOOKUP.update({fixture.id: fixture.given for fixture in load_corpus()})
+    return _GIVEN_LOOKUP.get(case["id"])
+
+
+def summarize_changes(current: Sequence[Mapping[str, Any]], baseline: Sequence[Mapping[str, Any]]) -> str:
+    """Only what changed between two reports: cases whose outcome differs, new and removed cases."""
+    before = {(c["id"], c["ruleset"]): c["outcome"] for c in _cases(baseline)}
+    after = {(c["id"], c["ruleset"]): c["outcome"] for c in _cases(current)}
+    out = []
+    for key in sorted(set(before) | set(after)):
+        old, new = before.get(key), after.get(key)
+        if old == new:
+            continue
+        label = f"{key[0]} [{key[1]}]"
+        if old is None:
+            out.append(f"new      {label}: {new}")
+        elif new is None:
+            out.append(f"removed  {label}: was {old}")
+        else:
+            direction = "fixed   " if new in ("pass", "xfail") and old in BAD_OUTCOMES else (
+                "broken  " if new in BAD_OUTCOMES else "changed ")
+            out.append(f"{direction} {label}: {old} -> {new}")
+    return "\n".join(out) if out else "no change"
+
+
+def write_junit(lines: Sequence[Mapping[str, Any]], path: str | Path) -> None:
+    """JUnit XML derived from the report (one test case per case; n/a cases are left out)."""
+    cases = [c for c in _cases(lines) if c["outcome"] != "n/a"]
+    failures = sum(1 for c in cases if c["outcome"] == "fail")
+    errors = sum(1 for c in cases if c["outcome"] in ("error", "crash", "timeout", "xpass"))
+    skipped = sum(1 for c in cases if c["outcome"] in ("skip", "xfail"))
+    adapter = (lines[0].get("adapter") or {}).get("name", "implementation") if lines else "implementation"
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           f'<testsuite name={quoteattr("belote-ref conformance: " + str(adapter))} tests="{len(cases)}" '
+           f'failures="{failures}" errors="{errors}" skipped="{skipped}">']
+    for case in cases:
+        seconds = (case.get("ms") or 0) / 1000
+        out.append(f'  <testcase classname={quoteattr(case["kind"] + "." + case["ruleset"])} '
+                   f'name={quoteattr(case["id"])} time="{seconds:.4f}">')
+        detail = escape("\n".join([*(case.get("differences") or []), case.get("message") or ""]).strip())
+        if case["outcome"] == "fail":
+            out.append(f'    <failure message="wrong result">{detail}</failure>')
+        elif case["outcome"] in ("error", "crash", "timeout", "xpass"):
+            out.append(f'    <error message={quoteattr(case["outcome"])}>{detail}</error>')
+        elif case["outcome"] in ("skip", "xfail"):
+            out.append(f'    <skipped message={quoteattr(case["outcome"] + ": " + (case.get("message") or ""))}/>')
+        out.append("  </testcase>")
+    out.append("</testsuite>")
+    Path(path).write_text("\n".join(out) + "\n", encoding="utf-8")

@@ -1,0 +1,195 @@
+"""Engine throughput: legal plays, random complete deals, validated replays of recorded deals.
+
+Run ``python benchmarks/engine.py [--quick] [--runs K] [--seed N]`` from the repository root.
+Each figure is the median over ``--runs`` runs, on one core (the process is pinned to one CPU
+when the platform allows it). The targets are those of engine_style.md §7:
+
+- ``legal_plays`` and ``legal_mask`` calls/s (>= 1,000,000): positions are pre-generated from a
+  seeded :class:`random.Random`: a random deal of the 32 cards, a random trick of 0 to 3 cards
+  taken from the other hands (any cards, not necessarily legal ones, which covers every rung), and
+  the hand of the seat to play;
+- random complete deals/s (>= 10,000): :func:`belote_ref.simulate.random_deal` (shuffle, deal,
+  random legal auction, belote and announcements, 32 random legal cards through
+  ``play_unchecked``, scoring). Passed-out deals are not complete deals: their time is left out and
+  they are not counted (their share is printed);
+- validated replays/s (>= 20,000): a recorded deal as one JSON line, parsed
+  (``records_from_json_lines``) and replayed (``replay``: every call and card checked, the deal
+  scored, the recorded result compared).
+
+The ratio replay / random deal is printed too: it cancels most of the machine's speed and noise
+(the prototype of engine_style.md §7 had about 2.3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from belote_ref.cards import CARDS, CardSet, Seat, Suit  # noqa: E402
+from belote_ref.play import Trick, legal_mask, legal_plays  # noqa: E402
+from belote_ref.record import records_from_json_lines, replay, write_record  # noqa: E402
+from belote_ref.rules import Ruleset, find_ruleset  # noqa: E402
+from belote_ref.simulate import random_deal  # noqa: E402
+
+Position = tuple[Suit, CardSet, Trick]
+
+TARGET_LEGAL = 1_000_000
+TARGET_DEALS = 10_000
+TARGET_REPLAYS = 20_000
+DEAL_RULESETS = ("classic", "classic-annonces")
+
+
+def pin_to_one_core() -> str:
+    """Pin the process to one CPU (the first it may use); say which, or why not."""
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (no sched_setaffinity on this platform)"
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return f"pinned to CPU {cpu} of {os.cpu_count()}"
+
+
+# ---------------------------------------------------------------------------------- legal plays
+
+
+def make_positions(count: int, seed: int = 1) -> list[Position]:
+    """``count`` random positions (trump, hand of the seat to play, trick so far)."""
+    rng = random.Random(seed)
+    deck = list(range(32))
+    positions: list[Position] = []
+    for _ in range(count):
+        rng.shuffle(deck)
+        hands = [deck[8 * i : 8 * i + 8] for i in range(4)]
+        leader = Seat(rng.randrange(4))
+        played = rng.randrange(4)
+        size = rng.randint(1, 8)  # cards left in the hand of the seat to play
+        trick = tuple(CARDS[hands[(leader + i) & 3][0]] for i in range(played))
+        hand = CardSet(hands[(leader + played) & 3][:size])
+        positions.append((Suit(rng.randrange(4)), hand, Trick(leader, trick)))
+    return positions
+
+
+def legal_calls_per_second(rules: Ruleset, positions: list[Position], runs: int) -> tuple[float, float]:
+    """The median calls per second of (legal_plays, legal_mask) over ``runs`` passes on ``positions``."""
+    masks = [(trump, hand.mask, trick.leader, trick.cards) for trump, hand, trick in positions]
+    legal_mask(rules, Suit.S, 0, Seat.N, ())  # compile the ruleset's tables outside the timing
+    legal_mask(rules, Suit.S, 1, Seat.N, (CARDS[8],))
+    plays: list[float] = []
+    fast: list[float] = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for trump, hand, trick in positions:
+            legal_plays(rules, trump, hand, trick)
+        plays.append(len(positions) / (time.perf_counter() - start))
+        start = time.perf_counter()
+        for trump, hand_mask, leader, cards in masks:
+            legal_mask(rules, trump, hand_mask, leader, cards)
+        fast.append(len(positions) / (time.perf_counter() - start))
+    return statistics.median(plays), statistics.median(fast)
+
+
+# ---------------------------------------------------------------------------------- whole deals
+
+
+def random_deal_rate(rules: Ruleset, deals: int, seed: int) -> tuple[float, float]:
+    """(complete deals per second, share of passed-out deals) for ``deals`` calls of random_deal."""
+    rng = random.Random(seed)
+    clock = time.perf_counter
+    spent = 0.0
+    complete = 0
+    for _ in range(deals):
+        start = clock()
+        state = random_deal(rules, rng)
+        elapsed = clock() - start
+        if state.score is not None:
+            spent += elapsed
+            complete += 1
+    return complete / spent, 1 - complete / deals
+
+
+def recorded_lines(rules: Ruleset, count: int, seed: int) -> list[str]:
+    """``count`` complete random deals as JSON lines (``write_record``), result included."""
+    rng = random.Random(seed)
+    lines: list[str] = []
+    while len(lines) < count:
+        state = random_deal(rules, rng)
+        if state.score is not None:
+            lines.append(write_record(state))
+    return lines
+
+
+def replay_rate(rules: Ruleset, lines: list[str]) -> float:
+    """Validated replays per second: parse each line, replay it with every check, score it."""
+    start = time.perf_counter()
+    for line in lines:
+        [record] = records_from_json_lines([line])
+        report = replay(record)
+        if not report.ok:
+            raise AssertionError(f"a recorded random deal does not replay: {report.error} {report.mismatches}")
+    return len(lines) / (time.perf_counter() - start)
+
+
+def median_of(runs: int, measure: Callable[[int], float]) -> float:
+    """The median of ``measure(run)`` over ``runs`` runs."""
+    return statistics.median(measure(run) for run in range(runs))
+
+
+def verdict(value: float, target: float) -> str:
+    return f"target >= {target:,.0f}: {'ok' if value >= target else 'BELOW TARGET'}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="a fast smoke run (small samples, 3 runs)")
+    parser.add_argument("--runs", type=int, default=None, help="runs per figure; the median is printed (default 5, quick 3)")
+    parser.add_argument("--calls", type=int, default=None, help="legal-play positions per run (default 200000, quick 20000)")
+    parser.add_argument("--deals", type=int, default=None, help="random deals per run (default 5000, quick 500)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    runs = args.runs or (3 if args.quick else 5)
+    calls = args.calls or (20_000 if args.quick else 200_000)
+    deals = args.deals or (500 if args.quick else 5_000)
+
+    print("command:", " ".join([Path(sys.executable).name, *sys.argv]))
+    print(f"python {platform.python_version()} ({platform.python_implementation()}), {platform.machine()}, "
+          f"{pin_to_one_core()}")
+    print(f"medians of {runs} runs; {calls:,} positions, {deals:,} deals per run")
+    print()
+
+    classic = find_ruleset("classic")
+    positions = make_positions(calls, args.seed)
+    plays, fast = legal_calls_per_second(classic, positions, runs)
+    print(f"legal_plays (classic)           {plays:12,.0f} calls/s   {verdict(plays, TARGET_LEGAL)}")
+    print(f"legal_mask  (classic)           {fast:12,.0f} calls/s   {verdict(fast, TARGET_LEGAL)}")
+
+    for ruleset_id in DEAL_RULESETS:
+        rules = find_ruleset(ruleset_id)
+        random_deal(rules, random.Random(0))  # warm the compiled tables
+        passed_out: list[float] = []
+
+        def deal_run(run: int, rules: Ruleset = rules, passed_out: list[float] = passed_out) -> float:
+            rate, share = random_deal_rate(rules, deals, args.seed + run)
+            passed_out.append(share)
+            return rate
+
+        deal_rate = median_of(runs, deal_run)
+        lines = recorded_lines(rules, deals, args.seed)
+        replays = median_of(runs, lambda run, rules=rules, lines=lines: replay_rate(rules, lines))  # type: ignore[misc]
+        label = f"({ruleset_id})"
+        print(f"random complete deals {label:<18}{deal_rate:10,.0f} deals/s   {verdict(deal_rate, TARGET_DEALS)}"
+              f"   ({statistics.mean(passed_out):.0%} of deals passed out, not counted)")
+        print(f"validated replays {label:<22}{replays:10,.0f} deals/s   {verdict(replays, TARGET_REPLAYS)}")
+        print(f"ratio replay / random deal {label:<13}{replays / deal_rate:10.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
