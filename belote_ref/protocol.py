@@ -23,7 +23,7 @@ from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset
 from belote_ref.scoring import score_deal
 
-__all__ = ["KINDS", "PROTOCOL_VERSION", "GivenError", "hello", "run_case", "serve"]
+__all__ = ["KINDS", "PROTOCOL_VERSION", "GivenError", "adapter", "answer", "hello", "run_case", "serve"]
 
 PROTOCOL_VERSION = 1
 KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match")
@@ -327,3 +327,8 @@ def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
         stdout.write(json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n")
         stdout.flush()
     return 0
+
+
+def adapter() -> Callable[[dict[str, Any]], dict[str, Any] | None]:
+    """The reference engine for the runner's in-process mode: ``--impl python:belote_ref.protocol:adapter``."""
+    return answer
