@@ -378,15 +378,18 @@ class DealState:
         if self.phase is not Phase.PLAY or seat is None or self.trump is None:
             raise IllegalPlayError(f"no card can be played now (phase {self.phase.value})", code="illegal_play",
                                    index=len(self.plays))
-        hand = CardSet(self.hands[seat])
+        hand_mask = self.hands[seat]
+        if legal_mask(self.rules, self.trump, hand_mask, self.leader, tuple(self.trick_cards)) >> card & 1:
+            self.play_unchecked(card)
+            return
+        hand = CardSet(hand_mask)
         where = f"trick {len(self.tricks) + 1}, {seat.name} played {card}"
         if card not in hand:
             raise IllegalPlayError(f"{where}: not in hand ({hand})", code="card_not_in_hand", index=len(self.plays))
         violation = explain_illegal(self.rules, self.trump, hand, self.current_trick, card)
-        if violation is not None:
-            raise IllegalPlayError(f"{where}: {violation.message} ({violation.rule}); legal: {violation.allowed}",
-                                   violation=violation, code=violation.code, index=len(self.plays))
-        self.play_unchecked(card)
+        assert violation is not None, "explain_illegal and legal_mask disagree"
+        raise IllegalPlayError(f"{where}: {violation.message} ({violation.rule}); legal: {violation.allowed}",
+                               violation=violation, code=violation.code, index=len(self.plays))
 
     def play_unchecked(self, card: Card) -> None:
         """Play ``card`` without any check (fast path for simulations).

@@ -271,7 +271,7 @@ def hello() -> dict[str, Any]:
     }
 
 
-_RULESET_CACHE: dict[str, Ruleset] = {}
+_RULESET_CACHE: dict[tuple[str, int], list[Ruleset]] = {}
 
 
 def ruleset_of(message: Mapping[str, Any]) -> Ruleset:
@@ -279,14 +279,16 @@ def ruleset_of(message: Mapping[str, Any]) -> Ruleset:
     data = message.get("ruleset")
     if not isinstance(data, Mapping) or not isinstance(data.get("parameters"), Mapping):
         raise GivenError("run: 'ruleset' must be {id, version, parameters}")
-    key = json.dumps(data, sort_keys=True)
-    ruleset = _RULESET_CACHE.get(key)
-    if ruleset is None:
-        if len(_RULESET_CACHE) > 64:
-            _RULESET_CACHE.clear()
-        ruleset = Ruleset.from_parameters(data["parameters"], id=str(data.get("id", "custom")),
-                                          version=int(data.get("version", 1)))
-        _RULESET_CACHE[key] = ruleset
+    key = (str(data.get("id", "custom")), int(data.get("version", 1)))
+    parameters = data["parameters"]
+    known = _RULESET_CACHE.setdefault(key, [])
+    for ruleset in known:
+        if ruleset.params == parameters:
+            return ruleset
+    if len(known) > 16:
+        known.clear()
+    ruleset = Ruleset.from_parameters(parameters, id=key[0], version=key[1])
+    known.append(ruleset)
     return ruleset
 
 

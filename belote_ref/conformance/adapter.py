@@ -89,10 +89,15 @@ class SubprocessAdapter:
         return "\n".join(self._stderr)
 
     def request(self, message: Mapping[str, Any], timeout: float | None = None) -> dict[str, Any] | None:
-        """Send ``message`` and return the decoded reply (None is not expected except for ``stop``).
+        """Send ``message`` and return the decoded reply.
 
         Raises :class:`AdapterFailure` on a timeout, end of output, a non-JSON or over-long line.
         """
+        self.send(message)
+        return self.receive(timeout)
+
+    def send(self, message: Mapping[str, Any]) -> int:
+        """Write one message; return its size in bytes. Raises :class:`AdapterFailure` if the adapter is gone."""
         if self.process is None or self.process.poll() is not None:
             code = self.process.returncode if self.process else None
             raise AdapterFailure("crash", f"the adapter is not running (exit code {code})")
@@ -103,12 +108,20 @@ class SubprocessAdapter:
             self.process.stdin.flush()
         except (BrokenPipeError, OSError):
             raise AdapterFailure("crash", f"the adapter closed its input (exit code {self.process.poll()})") from None
+        return len(data)
+
+    def receive(self, timeout: float | None = None) -> dict[str, Any]:
+        """The next reply line, decoded. Raises :class:`AdapterFailure` as :meth:`request` does."""
+        assert self.process is not None
         try:
             item = self._lines.get(timeout=timeout if timeout is not None else self.timeout)
         except queue.Empty:
             raise AdapterFailure("timeout", f"no reply within {timeout or self.timeout:g} s") from None
         if item is _EOF:
-            self.process.wait(timeout=5)
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
             raise AdapterFailure("crash", f"the adapter exited (exit code {self.process.returncode}) without replying")
         if isinstance(item, AdapterFailure):
             raise item
@@ -172,6 +185,7 @@ class InProcessAdapter:
             raise AdapterFailure("crash", f"cannot load python:{spec}: {error}") from None
         self.description = f"python:{spec}"
         self.timeout = 0.0
+        self._replies: deque[dict[str, Any] | None | AdapterFailure] = deque()
 
     def start(self) -> None:
         """Nothing to start."""
@@ -184,6 +198,23 @@ class InProcessAdapter:
             raise AdapterFailure("crash", f"the implementation raised {type(error).__name__}: {error}") from None
         if reply is not None and not isinstance(reply, dict):
             raise AdapterFailure("crash", "the reply is not a mapping")
+        return reply
+
+    def send(self, message: Mapping[str, Any]) -> int:
+        """Answer at once; the reply waits for :meth:`receive`."""
+        try:
+            self._replies.append(self.request(message))
+        except AdapterFailure as failure:
+            self._replies.append(failure)
+        return 0
+
+    def receive(self, timeout: float | None = None) -> dict[str, Any]:
+        """The reply to the oldest message sent."""
+        reply = self._replies.popleft()
+        if isinstance(reply, AdapterFailure):
+            raise reply
+        if reply is None:
+            raise AdapterFailure("crash", "no reply")
         return reply
 
     def stop(self) -> None:

@@ -149,9 +149,9 @@ def canonical_result(kind: str, result: Any) -> Any:
 
     Card sets (legal plays, hands, a combination's cards) are sorted; combinations are a multiset.
     """
-    if not isinstance(result, dict) or "rejected" in result:
+    if not isinstance(result, dict) or "rejected" in result or kind not in ("legal_plays", "deal", "announcements"):
         return result
-    result = json.loads(json.dumps(result))
+    result = dict(result)
     if kind == "legal_plays" and "legal" in result:
         result["legal"] = _sorted_cards(result["legal"])
     elif kind == "deal" and isinstance(result.get("hands"), dict):

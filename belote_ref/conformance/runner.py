@@ -11,6 +11,7 @@ expected-failures file ``xfail`` / ``xpass`` (an unexpected pass counts as an er
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -135,6 +136,10 @@ def _apply_expectations(result: CaseResult, expected_failures: frozenset[str]) -
     return result
 
 
+WINDOW_CASES = 32
+WINDOW_BYTES = 48 * 1024  # below a pipe's buffer, so writing never blocks on a hung adapter
+
+
 def run_cases(
     make_adapter: Callable[[], Adapter],
     cases: Sequence[Case],
@@ -143,7 +148,10 @@ def run_cases(
 ) -> tuple[dict[str, Any], list[CaseResult]]:
     """Run ``cases`` against adapters made by ``make_adapter``; return the hello reply and the results.
 
-    Raises :class:`AdapterFailure` when the very first adapter cannot start or greet.
+    Requests are pipelined (the protocol answers in order), a few kilobytes ahead of the replies;
+    after a crash or a timeout the adapter is restarted and the requests it had not answered are
+    sent again to the new one. Raises :class:`AdapterFailure` when the very first adapter cannot
+    start or greet.
     """
     adapter = make_adapter()
     adapter.start()
@@ -152,40 +160,70 @@ def run_cases(
     except AdapterFailure:
         adapter.kill()
         raise
-    results: list[CaseResult] = []
-    live: Adapter | None = adapter
-    seq = 0
+    results: list[CaseResult | None] = [None] * len(cases)
+    done = 0
+
+    def record(index: int, result: CaseResult) -> None:
+        nonlocal done
+        results[index] = _apply_expectations(result, options.expected_failures)
+        done += 1
+        if progress is not None:
+            progress(done, len(cases), results[index])  # type: ignore[arg-type]
+
+    to_send: deque[int] = deque()
     for index, case in enumerate(cases):
-        if not supported(hello, case):
-            result = CaseResult(case, "n/a")
+        if supported(hello, case):
+            to_send.append(index)
         else:
-            seq += 1
-            started = time.perf_counter()
+            record(index, CaseResult(case, "n/a"))
+    live: Adapter | None = adapter
+    window = 1 if options.per_case else WINDOW_CASES
+    pending: deque[tuple[int, int, float, int]] = deque()  # case index, seq, start time, bytes
+    seq = 0
+    while to_send or pending:
+        while to_send and len(pending) < window and sum(p[3] for p in pending) < WINDOW_BYTES:
+            index = to_send[0]
             try:
                 if live is None:
                     live = make_adapter()
                     live.start()
                     check_hello(live.request(hello_message()))
-                reply = live.request(run_message(seq, case))
-                if reply is None:
-                    raise AdapterFailure("crash", "no reply")
-                result = judge(case, reply, seq)
+                seq += 1
+                size = live.send(run_message(seq, cases[index]))
             except AdapterFailure as failure:
-                tail = live.stderr_tail() if live is not None else ""
-                result = CaseResult(case, failure.outcome, message=failure.reason + (f"; stderr: {tail[-300:]}" if tail else ""))
+                to_send.popleft()
+                record(index, CaseResult(cases[index], failure.outcome, message=f"on (re)start: {failure.reason}"))
                 if live is not None:
                     live.kill()
                 live = None
-            result.seconds = time.perf_counter() - started
-            if options.per_case and live is not None:
-                live.stop()
-                live = None
-        results.append(_apply_expectations(result, options.expected_failures))
-        if progress is not None:
-            progress(index + 1, len(cases), results[-1])
+                if pending:
+                    break
+                continue
+            to_send.popleft()
+            pending.append((index, seq, time.perf_counter(), size))
+        if not pending:
+            continue
+        index, sent_seq, started, _ = pending.popleft()
+        case = cases[index]
+        try:
+            assert live is not None
+            result = judge(case, live.receive(), sent_seq)
+        except AdapterFailure as failure:
+            tail = live.stderr_tail() if live is not None else ""
+            result = CaseResult(case, failure.outcome, message=failure.reason + (f"; stderr: {tail[-300:]}" if tail else ""))
+            if live is not None:
+                live.kill()
+            live = None
+            to_send.extendleft(reversed([p[0] for p in pending]))
+            pending.clear()
+        result.seconds = time.perf_counter() - started
+        record(index, result)
+        if options.per_case and live is not None:
+            live.stop()
+            live = None
     if live is not None:
         live.stop()
-    return hello, results
+    return hello, [result for result in results if result is not None]
 
 
 def build_cases(fixtures: Iterable[Fixture], rulesets: Sequence[Ruleset], kinds: Sequence[str] = (),
