@@ -1,0 +1,124 @@
+"""`belote-ref conformance lint`, `coverage`, `list`, `dump` and `fmt`: broken fixtures are caught."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from belote_ref.cli import main
+from belote_ref.conformance.corpus import fixtures_dir, load_corpus
+from belote_ref.conformance.fmt import format_fixture
+from belote_ref.conformance.lint import coverage, lint
+
+LEGAL = yaml.safe_load((fixtures_dir() / "legal_plays/undertrump/cannot-overtrump-opponent.yaml").read_text())
+SCORE = yaml.safe_load((fixtures_dir() / "score/litige/81-81-without-belote.yaml").read_text())
+DEAL = yaml.safe_load((fixtures_dir() / "deal/packets/index-order-deck.yaml").read_text())
+
+
+def write(folder: Path, name: str, data: dict[str, Any]) -> Path:
+    path = folder / name
+    path.write_text(format_fixture(data))
+    return path
+
+
+def messages(paths: list[Path]) -> list[str]:
+    _, problems = lint(paths)
+    return [str(problem) for problem in problems]
+
+
+def mutate(base: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    data = copy.deepcopy(base)
+    change(data)
+    return data
+
+
+# (name, base fixture, change, expected message fragment)
+BROKEN: list[tuple[str, dict[str, Any], Callable[[dict[str, Any]], None], str]] = [
+    ("missing-expect", LEGAL, lambda d: d.pop("expect"), "'expect' is a required property"),
+    ("bad-id", LEGAL, lambda d: d.update(id="Play.Bad_Id"), "does not match '^[a-z0-9.-]+$'"),
+    ("unknown-rule", LEGAL, lambda d: d.update(rules=["play.undertrump_over_oponent"]),
+     "rules[0]: unknown parameter 'play.undertrump_over_oponent'"),
+    ("value-not-allowed", LEGAL, lambda d: d["expect"][1].update(when={"play.undertrump_over_opponent": "sometimes"}),
+     "'sometimes' is not an allowed value of play.undertrump_over_opponent"),
+    ("bad-card", LEGAL, lambda d: d["given"].update(hand=["QH", "7H", "KD", "1C"]), "given.hand[3]: not a card: '1C'"),
+    ("card-twice", SCORE, lambda d: d["given"]["tricks"][1]["cards"].__setitem__(0, "JS"),
+     "card JS appears twice in the deal"),
+    ("hand-meets-trick", LEGAL, lambda d: d["given"].update(hand=["AS", "7H", "KD", "8C"]),
+     "card AS is both in the hand and in the trick"),
+    ("short-deck", DEAL, lambda d: d["given"]["deck"].pop(), "a deck holds 32 distinct cards; found 31"),
+    ("points-not-162", SCORE, lambda d: d["expect"][1]["result"]["card_points"].update(NS=80),
+     "card points add up to 161; expected 162"),
+    ("shadowed", LEGAL, lambda d: d["expect"].insert(0, {"result": {"legal": ["7H"]}}),
+     "this branch is shadowed by an earlier one"),
+    ("not-exhaustive", LEGAL, lambda d: d["expect"].pop(), "the branches leave play.undertrump_over_opponent = optional uncovered"),
+    ("unknown-predicate", LEGAL, lambda d: d.update(applies_to={"play.no_such_rule": True}),
+     "applies_to.play.no_such_rule: unknown parameter"),
+]
+
+
+@pytest.mark.parametrize(("name", "base", "change", "fragment"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_lint_catches(tmp_path: Path, name: str, base: dict[str, Any], change: Callable[[dict[str, Any]], None],
+                      fragment: str) -> None:
+    path = write(tmp_path, f"{name}.yaml", mutate(base, change))
+    found = messages([path])
+    assert any(fragment in message for message in found), found
+    assert all(message.startswith(str(path)) for message in found)
+
+
+def test_duplicate_ids(tmp_path: Path) -> None:
+    first, second = write(tmp_path, "a.yaml", LEGAL), write(tmp_path, "b.yaml", LEGAL)
+    found = messages([first, second])
+    assert any(f"duplicate id 'play.undertrump.cannot-overtrump-opponent' (also in {first})" in m for m in found)
+
+
+def test_non_canonical_format(tmp_path: Path) -> None:
+    path = tmp_path / "messy.yaml"
+    path.write_text(json.dumps(LEGAL))
+    assert any("not in canonical format (run `belote-ref fmt`)" in m for m in messages([path]))
+    assert main(["fmt", "--check", str(path)]) == 1
+    assert main(["fmt", str(path)]) == 0
+    assert messages([path]) == []
+
+
+def test_yaml_syntax_error(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text("id: x\nkind: [legal_plays\n")
+    assert any("YAML syntax error" in m for m in messages([path]))
+
+
+def test_shipped_corpus_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "lint"]) == 0
+    assert main(["fmt", "--check"]) == 0
+
+
+def test_corpus_size_and_kinds() -> None:
+    fixtures = load_corpus()
+    hand = [f for f in fixtures if f.provenance == "hand"]
+    assert len(fixtures) >= 300 and len(hand) >= 200
+    assert {f.kind for f in hand} == {"deal", "auction", "legal_plays", "trick_winner", "announcements", "score",
+                                      "replay", "match"}
+
+
+def test_coverage_has_no_gap() -> None:
+    report = coverage(load_corpus())
+    assert report.gaps == []
+
+
+def test_list_and_dump(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text("id: house\nversion: 1\ntitle: House\nextends: classic\nplay: {undertrump_over_opponent: optional}\n")
+    assert main(["conformance", "list", "--ruleset", str(house)]) == 0
+    listed = capsys.readouterr().out
+    assert "play.undertrump.cannot-overtrump-opponent" in listed
+    assert main(["conformance", "dump", "--ruleset", str(house), "--format", "jsonl"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    case = next(line for line in lines if line["id"] == "play.undertrump.cannot-overtrump-opponent")
+    assert case["expected"] == {"legal": ["7H", "QH", "KD", "8C"]}
+    assert case["ruleset"]["id"] == "house" and case["ruleset"]["parameters"]["play.undertrump_over_opponent"] == "optional"
+    assert {"id", "kind", "ruleset", "given", "expected"} <= set(case)
