@@ -143,9 +143,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             record = record_of(state)
             if state.phase is Phase.REDEAL:
                 match.pass_deal()
-                status = state.auction.status
-                assert status.next_dealer is not None
-                dealer = status.next_dealer
+                assert state.next_dealer is not None
+                dealer = state.next_dealer
             else:
                 assert state.taker is not None and state.trump is not None
                 score = match.play_deal(dealer=state.dealer, taker=state.taker, trump=state.trump,

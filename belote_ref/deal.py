@@ -320,7 +320,22 @@ class DealState:
             full = complete_hands(self.rules, self.dealer, self._deck, taker)
         self.full_hands = full
         self.hands = [full[seat].mask for seat in Seat]
+        sevens = CardSet(card for card in DECK if card.rank == 0).mask
+        if self.rules["announcements.carre_of_sevens"] == "redeal" and any(
+                hand & sevens == sevens for hand in self.hands):
+            # A misdeal-like void deal: the same dealer deals again (rules.md §1.14).
+            self.phase = Phase.REDEAL
+            return
         self.phase = Phase.PLAY
+
+    @property
+    def next_dealer(self) -> Seat | None:
+        """Who deals next after a redeal (everyone passed, or four sevens under
+        ``announcements.carre_of_sevens: redeal``); None unless the phase is REDEAL."""
+        if self.phase is not Phase.REDEAL:
+            return None
+        status = self.auction.status
+        return status.next_dealer if status.status == "redeal" else self.dealer
 
     # ----------------------------------------------------------------------------- declarations
 

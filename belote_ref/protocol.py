@@ -180,9 +180,8 @@ def _replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
             return _rejected(error, "illegal_call")
     plays = _cards(given.get("plays") or [])
     if state.phase is Phase.REDEAL:
-        status = state.auction.status
-        assert status.next_dealer is not None
-        return {"status": "redeal", "next_dealer": status.next_dealer.name}
+        assert state.next_dealer is not None
+        return {"status": "redeal", "next_dealer": state.next_dealer.name}
     if state.phase is not Phase.PLAY or state.trump is None:
         raise GivenError("the calls do not end the auction")
     belote = given.get("belote")

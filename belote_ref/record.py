@@ -256,9 +256,8 @@ def record_of(state: DealState) -> dict[str, Any]:
     if state.score is not None:
         record["result"] = state.score.to_json()
     elif state.phase is Phase.REDEAL:
-        status = state.auction.status
-        assert status.next_dealer is not None
-        record["result"] = {"status": "redeal", "next_dealer": status.next_dealer.name}
+        assert state.next_dealer is not None
+        record["result"] = {"status": "redeal", "next_dealer": state.next_dealer.name}
     return record
 
 
@@ -293,9 +292,8 @@ class ReplayReport:
             assert self.state.taker is not None and self.state.trump is not None
             return {**result, "taker": self.state.taker.name, "trump": self.state.trump.letter}
         if self.state.phase is Phase.REDEAL:
-            status = self.state.auction.status
-            assert status.next_dealer is not None
-            return {"status": "redeal", "next_dealer": status.next_dealer.name}
+            assert self.state.next_dealer is not None
+            return {"status": "redeal", "next_dealer": self.state.next_dealer.name}
         return None
 
 
@@ -386,9 +384,10 @@ def describe(report: ReplayReport) -> str:
     if status.status == "taken":
         assert status.taker is not None and status.trump is not None
         out.append(f"{status.taker.name} takes, trump {status.trump.letter} (round {status.round})")
-    elif status.status == "redeal":
-        assert status.next_dealer is not None
-        out.append(f"everybody passed: redeal, next dealer {status.next_dealer.name}")
+    if state.phase is Phase.REDEAL:
+        assert state.next_dealer is not None
+        why = "everybody passed" if status.status == "redeal" else "four sevens in one hand"
+        out.append(f"{why}: redeal, next dealer {state.next_dealer.name}")
     if state.belote is not None:
         out.append(f"belote announced by {state.belote.name}")
     for declaration in state.declarations:

@@ -45,6 +45,36 @@ BELOTE_PROBABILITY: Final = 0.9
 
 _TRUMP_KQ: Final = tuple((1 << (suit * 8 + 5)) | (1 << (suit * 8 + 6)) for suit in range(4))  # QS KS ... QC KC
 
+# Per sequence order (a tuple of ranks, highest first): for each 8-bit suit pattern (bit r = rank r
+# held), whether it holds three cards in a row in that order. Filled on first use.
+_RUN_TABLES: dict[tuple[int, ...], tuple[bool, ...]] = {}
+
+
+def _run_table(order: tuple[int, ...]) -> tuple[bool, ...]:
+    table = _RUN_TABLES.get(order)
+    if table is None:
+        rows = []
+        for pattern in range(256):
+            positions = 0
+            for position, rank in enumerate(order):
+                if pattern >> rank & 1:
+                    positions |= 1 << position
+            rows.append(bool(positions & positions >> 1 & positions >> 2))
+        table = _RUN_TABLES[order] = tuple(rows)
+    return table
+
+
+def _may_hold_combination(rules: Ruleset, hand: int) -> bool:
+    """False only when the hand mask ``hand`` holds no carré and no three cards in sequence.
+
+    A cheap filter in front of :func:`~belote_ref.announcements.combinations` (which then returns
+    an empty list): most hands hold nothing to declare.
+    """
+    if hand & hand >> 8 & hand >> 16 & hand >> 24 & 0xFF:  # some rank in all four suits
+        return True
+    runs = _run_table(tuple(rules.sequence_order))
+    return runs[hand & 0xFF] or runs[hand >> 8 & 0xFF] or runs[hand >> 16 & 0xFF] or runs[hand >> 24]
+
 
 def _auction(state: DealState, rng: random.Random) -> None:
     """Make random legal calls until someone takes or the deal is passed out."""
@@ -77,6 +107,8 @@ def _declare(state: DealState, rng: random.Random) -> None:
         eldest = state.dealer.next
         for offset in range(4):
             seat = Seat((eldest + offset) & 3)
+            if not _may_hold_combination(rules, hands[seat]):
+                continue
             for combination in combinations(rules, trump, state.full_hands[seat]):
                 state.declare(Declaration(seat, combination))
 
@@ -86,16 +118,16 @@ def _play(state: DealState, rng: random.Random, checked: bool) -> None:
     rules = state.rules
     trump = state.trump
     assert trump is not None
-    hands = state.hands
-    random_ = rng.random
+    hands = state.hands  # DealState updates this list in place
+    random_, legal, cards_ = rng.random, legal_mask, CARDS
     play = state.play if checked else state.play_unchecked
     for _ in range(32):
         cards = state.trick_cards
         leader = state.leader
-        mask = legal_mask(rules, trump, hands[(leader + len(cards)) & 3], leader, tuple(cards))
-        for _ in range(int(random_() * mask.bit_count())):
+        mask = legal(rules, trump, hands[(leader + len(cards)) & 3], leader, tuple(cards))
+        for _ in range(int(random_() * mask.bit_count())):  # keep the k-th legal card, k uniform
             mask &= mask - 1
-        play(CARDS[(mask & -mask).bit_length() - 1])
+        play(cards_[(mask & -mask).bit_length() - 1])
 
 
 def random_deal(

@@ -1,8 +1,9 @@
 """Engine throughput: legal plays, random complete deals, validated replays of recorded deals.
 
-Run ``python benchmarks/engine.py [--quick] [--runs K] [--seed N]`` from the repository root.
-Each figure is the median over ``--runs`` runs, on one core (the process is pinned to one CPU
-when the platform allows it). The targets are those of engine_style.md §7:
+Run ``python benchmarks/engine.py [--quick] [--runs K] [--seed N] [--cpu C]`` from the repository
+root. Each figure is the median over ``--runs`` runs, on one core: the process is pinned to one
+CPU when the platform allows it (``--cpu``, default the last CPU it may use). The targets are
+those of engine_style.md §7:
 
 - ``legal_plays`` and ``legal_mask`` calls/s (>= 1,000,000): positions are pre-generated from a
   seeded :class:`random.Random`: a random deal of the 32 cards, a random trick of 0 to 3 cards
@@ -14,7 +15,8 @@ when the platform allows it). The targets are those of engine_style.md §7:
   they are not counted (their share is printed);
 - validated replays/s (>= 20,000): a recorded deal as one JSON line, parsed
   (``records_from_json_lines``) and replayed (``replay``: every call and card checked, the deal
-  scored, the recorded result compared).
+  scored, the recorded result compared). The same replay of already parsed records is printed
+  below it, to show what the parsing costs.
 
 The ratio replay / random deal is printed too: it cancels most of the machine's speed and noise
 (the prototype of engine_style.md §7 had about 2.3).
@@ -36,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from belote_ref.cards import CARDS, CardSet, Seat, Suit  # noqa: E402
 from belote_ref.play import Trick, legal_mask, legal_plays  # noqa: E402
-from belote_ref.record import records_from_json_lines, replay, write_record  # noqa: E402
+from belote_ref.record import DealRecord, records_from_json_lines, replay, write_record  # noqa: E402
 from belote_ref.rules import Ruleset, find_ruleset  # noqa: E402
 from belote_ref.simulate import random_deal  # noqa: E402
 
@@ -48,13 +50,14 @@ TARGET_REPLAYS = 20_000
 DEAL_RULESETS = ("classic", "classic-annonces")
 
 
-def pin_to_one_core() -> str:
-    """Pin the process to one CPU (the first it may use); say which, or why not."""
+def pin_to_one_core(cpu: int | None) -> str:
+    """Pin the process to ``cpu`` (default: the last CPU it may use); say which, or why not."""
     if not hasattr(os, "sched_setaffinity"):
         return "not pinned (no sched_setaffinity on this platform)"
-    cpu = min(os.sched_getaffinity(0))
-    os.sched_setaffinity(0, {cpu})
-    return f"pinned to CPU {cpu} of {os.cpu_count()}"
+    allowed = os.sched_getaffinity(0)
+    chosen = max(allowed) if cpu is None else cpu
+    os.sched_setaffinity(0, {chosen})
+    return f"pinned to CPU {chosen} (of {len(allowed)} allowed)"
 
 
 # ---------------------------------------------------------------------------------- legal plays
@@ -137,6 +140,15 @@ def replay_rate(rules: Ruleset, lines: list[str]) -> float:
     return len(lines) / (time.perf_counter() - start)
 
 
+def parsed_replay_rate(rules: Ruleset, records: list[DealRecord]) -> float:
+    """Replays per second of records already parsed: the same as :func:`replay_rate` minus parsing."""
+    start = time.perf_counter()
+    for record in records:
+        if not replay(record).ok:
+            raise AssertionError("a recorded random deal does not replay")
+    return len(records) / (time.perf_counter() - start)
+
+
 def median_of(runs: int, measure: Callable[[int], float]) -> float:
     """The median of ``measure(run)`` over ``runs`` runs."""
     return statistics.median(measure(run) for run in range(runs))
@@ -146,6 +158,11 @@ def verdict(value: float, target: float) -> str:
     return f"target >= {target:,.0f}: {'ok' if value >= target else 'BELOW TARGET'}"
 
 
+def row(label: str, value: float, unit: str, note: str = "") -> None:
+    figure = f"{value:,.2f}" if unit == "" else f"{value:,.0f}"
+    print(f"{label:<46}{figure:>11} {unit:<8}  {note}".rstrip())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="a fast smoke run (small samples, 3 runs)")
@@ -153,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=None, help="legal-play positions per run (default 200000, quick 20000)")
     parser.add_argument("--deals", type=int, default=None, help="random deals per run (default 5000, quick 500)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cpu", type=int, default=None, help="CPU to pin the process to (default: the last allowed)")
     args = parser.parse_args(argv)
     runs = args.runs or (3 if args.quick else 5)
     calls = args.calls or (20_000 if args.quick else 200_000)
@@ -160,15 +178,15 @@ def main(argv: list[str] | None = None) -> int:
 
     print("command:", " ".join([Path(sys.executable).name, *sys.argv]))
     print(f"python {platform.python_version()} ({platform.python_implementation()}), {platform.machine()}, "
-          f"{pin_to_one_core()}")
+          f"{pin_to_one_core(args.cpu)}")
     print(f"medians of {runs} runs; {calls:,} positions, {deals:,} deals per run")
     print()
 
     classic = find_ruleset("classic")
     positions = make_positions(calls, args.seed)
     plays, fast = legal_calls_per_second(classic, positions, runs)
-    print(f"legal_plays (classic)           {plays:12,.0f} calls/s   {verdict(plays, TARGET_LEGAL)}")
-    print(f"legal_mask  (classic)           {fast:12,.0f} calls/s   {verdict(fast, TARGET_LEGAL)}")
+    row("legal_plays (classic)", plays, "calls/s", verdict(plays, TARGET_LEGAL))
+    row("legal_mask (classic)", fast, "calls/s", verdict(fast, TARGET_LEGAL))
 
     for ruleset_id in DEAL_RULESETS:
         rules = find_ruleset(ruleset_id)
@@ -182,12 +200,16 @@ def main(argv: list[str] | None = None) -> int:
 
         deal_rate = median_of(runs, deal_run)
         lines = recorded_lines(rules, deals, args.seed)
+        records = records_from_json_lines(lines)
         replays = median_of(runs, lambda run, rules=rules, lines=lines: replay_rate(rules, lines))  # type: ignore[misc]
-        label = f"({ruleset_id})"
-        print(f"random complete deals {label:<18}{deal_rate:10,.0f} deals/s   {verdict(deal_rate, TARGET_DEALS)}"
-              f"   ({statistics.mean(passed_out):.0%} of deals passed out, not counted)")
-        print(f"validated replays {label:<22}{replays:10,.0f} deals/s   {verdict(replays, TARGET_REPLAYS)}")
-        print(f"ratio replay / random deal {label:<13}{replays / deal_rate:10.2f}")
+        parsed = median_of(runs, lambda run, rules=rules, records=records: parsed_replay_rate(rules, records))  # type: ignore[misc]
+        print()
+        row(f"random complete deals ({ruleset_id})", deal_rate, "deals/s",
+            f"{verdict(deal_rate, TARGET_DEALS)} ({statistics.mean(passed_out):.0%} passed out, not counted)")
+        row(f"validated replays ({ruleset_id})", replays, "deals/s", verdict(replays, TARGET_REPLAYS))
+        row("  the same, records already parsed", parsed, "deals/s",
+            f"(parsing is {1 - replays / parsed:.0%} of a validated replay)")
+        row(f"ratio replay / random deal ({ruleset_id})", replays / deal_rate, "")
     return 0
 
 

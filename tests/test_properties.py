@@ -34,7 +34,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote_ref import CARDS, DECK, Card, CardSet, IllegalPlayError, Ruleset, Seat, Suit, Team, find_ruleset
-from belote_ref.announcements import Declaration, make_combination
+from belote_ref.announcements import Declaration, combinations, make_combination
 from belote_ref.cards import SUIT_LETTERS, Rank
 from belote_ref.deal import DealState, Phase
 from belote_ref.play import _ladder, _PlayPolicy, _Position, explain_illegal, legal_plays, trick_winner
@@ -42,7 +42,7 @@ from belote_ref.record import records_from_json_lines, replay, write_record
 from belote_ref.registry import load_registry
 from belote_ref.rules import shipped_rulesets
 from belote_ref.scoring import DealScore
-from belote_ref.simulate import random_deal, random_deals
+from belote_ref.simulate import _may_hold_combination, random_deal, random_deals
 
 SHIPPED = list(shipped_rulesets())
 
@@ -164,6 +164,21 @@ def test_auction_paths_are_all_reached() -> None:
         rounds[name] = {s.auction.status.round if s.score else "redeal" for s in random_deals(ruleset(name), 5, 300)}
     assert rounds["classic"] == {1, 2, "redeal"}
     assert rounds["v-third-round"] == {1, 2, 3}
+
+
+@pytest.mark.parametrize("name", RULESETS)
+@EXAMPLES
+@given(cards=st.lists(st.sampled_from(list(CARDS)), min_size=3, max_size=8, unique=True), data=st.data())
+def test_combination_filter_never_hides_a_combination(name: str, cards: list[Card], data: st.DataObject) -> None:
+    """random_deal skips combinations() for hands its cheap filter clears: they must hold nothing."""
+    rules = ruleset(name)
+    if data.draw(st.booleans(), label="with a carre"):  # make carrés and long runs likely too
+        rank = data.draw(st.sampled_from(list(Rank)), label="rank")
+        cards = list({*cards[:4], *(Card.of(rank, suit) for suit in Suit)})
+    hand = CardSet(cards)
+    for trump in Suit:
+        if combinations(rules, trump, hand):
+            assert _may_hold_combination(rules, hand.mask), f"{hand} holds {combinations(rules, trump, hand)}"
 
 
 # ------------------------------------------------------------------------------------ legality

@@ -120,6 +120,13 @@ class TestCli:
         assert code == 0
         assert "legal_plays" in out and "classic" in out
         lines = [json.loads(line) for line in report.read_text().splitlines()]
+        import jsonschema
+
+        from belote_ref.resources import data_dir
+
+        schema = json.loads((data_dir("schema") / "report.schema.json").read_text())
+        for line in lines:
+            jsonschema.Draft202012Validator(schema).validate(line)
         assert lines[0]["type"] == "header" and lines[0]["adapter"]["name"] == "belote-ref"
         assert lines[-1]["type"] == "footer" and lines[-1]["ok"] is True
         assert "<testsuite" in junit.read_text()

@@ -1,0 +1,640 @@
+"""belote-ref protocol adapter (version 1) for belote-cli, the terminal Belote game on PyPI.
+
+    python conformance/adapters/belote_cli/adapter.py
+
+Drives belote-cli's rules engine directly (``belote.deck``, ``belote.game``, ``belote.scoring``),
+never its terminal UI. One JSON object per line on standard input and output; logs go to
+standard error. Every case is answered: ``result``, ``skipped`` (the engine cannot express the
+case, with the reason) or ``errored`` (with the message); the adapter never dies on a case.
+
+What the engine does is read from its code, not guessed; README.md next to this file quotes the
+lines behind every declared parameter value and explains every failure of the committed report.
+
+Seats. belote-cli numbers its seats SOUTH=0, EAST=1, NORTH=2, WEST=3 and plays in increasing
+order (``Seat.next_seat``: S -> E -> N -> W), the other way round the table from the protocol's
+N -> E -> S -> W. The adapter renames seats so that play order and partnerships are kept:
+protocol N, E, S, W are engine NORTH, WEST, SOUTH, EAST (teams NS and EW stay NS and EW). This is
+a relabelling, not a rule (``table.direction`` has ``outcome: false``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from dataclasses import replace
+from typing import Any
+
+try:
+    from belote import __version__ as BELOTE_CLI_VERSION
+    from belote import game as bgame
+    from belote import scoring as bscoring
+    from belote.config import GLOBAL_CONFIG
+    from belote.deck import Card, Contract, Rank, Suit, make_deck
+except ImportError as error:  # pragma: no cover - reported in every answer
+    IMPORT_ERROR: str | None = f"belote-cli is not installed ({error}); pip install belote-cli"
+    BELOTE_CLI_VERSION = "absent"
+else:
+    IMPORT_ERROR = None
+
+PROTOCOL = 1
+KINDS = ["deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match"]
+
+# ------------------------------------------------------------------------------------ support
+# Every registry parameter, with the values belote-cli implements ("*": the value cannot change
+# any result the engine gives). See README.md for the code behind each entry.
+_TRUMP_ORDER = ["J", "9", "A", "T", "K", "Q", "8", "7"]
+_PLAIN_ORDER = ["A", "T", "K", "Q", "J", "9", "8", "7"]
+_SEQUENCE_ORDER = ["A", "K", "Q", "J", "T", "9", "8", "7"]
+_TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
+_PLAIN_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+_ANNOUNCEMENT_VALUES = {"tierce": 20, "quarte": 50, "quinte": 100,
+                        "carre": {"J": 200, "9": 150, "A": 100, "T": 100, "K": 100, "Q": 100, "8": 0, "7": 0}}
+
+SUPPORTED_PARAMETERS: dict[str, Any] = {
+    "cards.trump_order": [_TRUMP_ORDER],
+    "cards.plain_order": [_PLAIN_ORDER],
+    "cards.sequence_order": [_SEQUENCE_ORDER],
+    "cards.trump_points": [_TRUMP_POINTS],
+    "cards.plain_points": [_PLAIN_POINTS],
+    "table.direction": "*",
+    "deal.shuffle": "*",
+    "deal.cut_min_pile": "*",
+    # deck.deal's docstring: "Initial deal: 5 cards each (3 then 2)"; the first packet entry is the
+    # one used for a given deck order, so [[3, 2]] and [[3, 2], [2, 3]] deal alike.
+    "deal.first_packets": [[[3, 2]], [[3, 2], [2, 3]]],
+    "deal.completion_start": ["eldest_first"],
+    "bidding.round2_allow_turnup_suit": [False],
+    "bidding.all_pass": ["redeal_next_dealer"],
+    "bidding.contracts": [["suit"]],
+    "bidding.trump_seven_exchange": [False],
+    "bidding.turned_jack_forced": [False],
+    "play.partner_master_exception": [True],
+    "play.trump_lead_overtrump": ["always"],
+    "play.undertrump_over_opponent": ["required"],
+    "play.undertrump_partner": ["allowed"],
+    "play.must_head_plain_suit": [False],
+    "belote.value": [20],
+    "belote.announcement": ["automatic"],
+    "belote.king_first": [False],
+    "belote.on_chute": ["kept_by_holder"],
+    "belote.on_capot_against_holder": ["kept"],
+    # The engine always scores announcements; false is expressed with its own switch that zeroes
+    # every declaration (BossModifiers.declarations_zero), see README.
+    "announcements.enabled": [True, False],
+    "announcements.values": [_ANNOUNCEMENT_VALUES],
+    "announcements.long_sequence": ["one_quinte"],
+    "announcements.carre_beats_equal_sequence": [True],
+    # Nearest registry value: the engine gives an exact tie to the first seat counted from the
+    # TAKER (scoring.resolve_declarations), not from eldest. README: a value the registry lacks.
+    "announcements.final_tie": ["earlier_declarer"],
+    "announcements.carre_order": ["natural"],
+    "announcements.card_reuse": ["allowed"],
+    "announcements.declare_at": "*",
+    "announcements.show": "*",
+    "announcements.carre_of_sevens": ["nothing"],
+    "scoring.last_trick_bonus": [10],
+    "scoring.capot.mode": ["raised_last_trick"],
+    "scoring.capot.last_trick_bonus": [100],
+    "scoring.capot.value": "*",
+    "scoring.capot.defenders_earn_bonus": [True],
+    "scoring.capot.loser_announcements": ["transfer_to_winner"],
+    "scoring.contract.test": ["compare_totals"],
+    "scoring.contract.card_threshold": "*",
+    "scoring.contract.count_belote": ["none"],
+    "scoring.contract.count_announcements": [True],
+    "scoring.contract.on_tie": ["litige"],
+    "scoring.litige.pot_to": ["winner_of_next_deal"],
+    "scoring.litige.belote": ["excluded_kept_by_holder"],
+    "scoring.litige.on_final_deal": ["pot_unpaid"],
+    "scoring.chute.base": [162],
+    "scoring.chute.announcements": ["all_to_defenders"],
+    "scoring.rounding.mode": ["none"],
+    "scoring.rounding.final_deal_exact": "*",
+    "game.end": ["points"],
+    "game.target_points": "*",
+    "game.deal_limit": "*",
+    "game.win_when": ["reach"],
+    "game.simultaneous_finish": ["higher_total"],
+    "game.exact_tie": ["extra_deals"],
+    "game.no_win_on_capot_with_belote": [False],
+    "game.count_passed_deals": "*",
+}
+
+
+class CannotExpress(Exception):
+    """The engine has no way to represent this case: answered ``skipped``."""
+
+
+class BadGiven(Exception):
+    """The ``given`` does not have the protocol's shape: answered ``errored``."""
+
+
+# ------------------------------------------------------------------------------------ notation
+PROTOCOL_SEATS = "NESW"
+TEAMS = ("NS", "EW")
+
+
+def _engine_seat(token: str) -> Any:
+    mapping = {"N": bgame.Seat.NORTH, "E": bgame.Seat.WEST, "S": bgame.Seat.SOUTH, "W": bgame.Seat.EAST}
+    if token not in mapping:
+        raise BadGiven(f"not a seat: {token!r}")
+    return mapping[token]
+
+
+def _protocol_seat(seat: Any) -> str:
+    return {bgame.Seat.NORTH: "N", bgame.Seat.WEST: "E", bgame.Seat.SOUTH: "S", bgame.Seat.EAST: "W"}[seat]
+
+
+def _next_protocol(token: str, steps: int = 1) -> str:
+    return PROTOCOL_SEATS[(PROTOCOL_SEATS.index(token) + steps) % 4]
+
+
+def _team_name(team_index: int) -> str:
+    return TEAMS[team_index]  # belote.game.team_of: 0 = NS (SOUTH, NORTH), 1 = EW
+
+
+_RANKS = {"7": "SEVEN", "8": "EIGHT", "9": "NINE", "T": "TEN", "J": "JACK", "Q": "QUEEN", "K": "KING", "A": "ACE"}
+_SUITS = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
+
+
+def _suit(token: Any) -> Any:
+    if not isinstance(token, str) or token not in _SUITS:
+        raise BadGiven(f"not a suit letter: {token!r}")
+    return Suit[_SUITS[token]]
+
+
+def _suit_letter(suit: Any) -> str:
+    return {value: key for key, value in _SUITS.items()}[suit.name]
+
+
+def _card(token: Any) -> Any:
+    if not isinstance(token, str) or len(token) != 2 or token[0] not in _RANKS or token[1] not in _SUITS:
+        raise BadGiven(f"not a card: {token!r}")
+    return Card(Suit[_SUITS[token[1]]], Rank[_RANKS[token[0]]])
+
+
+def _cards(tokens: Any) -> list[Any]:
+    if not isinstance(tokens, list):
+        raise BadGiven(f"expected a list of cards, found {tokens!r}")
+    return [_card(t) for t in tokens]
+
+
+_RANK_LETTER = {value: key for key, value in _RANKS.items()}
+
+
+def _token(card: Any) -> str:
+    return _RANK_LETTER[card.rank.name] + _suit_letter(card.suit)
+
+
+def _tokens(cards: Any) -> list[str]:
+    return [_token(c) for c in cards]
+
+
+def _field(given: Any, key: str) -> Any:
+    if not isinstance(given, dict) or key not in given:
+        raise BadGiven(f"given: missing {key!r}")
+    return given[key]
+
+
+def _trick_cards(trick: Any) -> tuple[str, list[Any]]:
+    leader = _field(trick, "leader")
+    _engine_seat(leader)
+    return leader, _cards(_field(trick, "cards"))
+
+
+def _engine_trick(leader: str, cards: list[Any]) -> tuple[Any, ...]:
+    return tuple(bgame.TrickCard(_engine_seat(_next_protocol(leader, i)), card) for i, card in enumerate(cards))
+
+
+# ------------------------------------------------------------------------------------ kinds
+def kind_deal(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """``belote.game.deal_cards`` on the deck as given, then (with a taker) ``place_bid``."""
+    dealer = _engine_seat(_field(given, "dealer"))
+    deck = _cards(_field(given, "deck"))
+    if len(deck) != 32 or len(set(deck)) != 32:
+        raise BadGiven("the deck must hold the 32 cards once each")
+    initial_hands, up_card, remaining = bgame.deal_cards(tuple(deck))
+    taker = given.get("taker")
+    if taker is None:
+        return {"hands": {_protocol_seat(bgame.Seat(i)): _tokens(h) for i, h in enumerate(initial_hands)},
+                "turned": _token(up_card)}
+    # As start_round leaves it, then the taker takes in round 1 (the completion only depends on who took).
+    state = bgame.GameState(hands=initial_hands, initial_hands=initial_hands, dealer=dealer,
+                            leader=dealer.next_seat(), turn=dealer.next_seat(), phase=bgame.Phase.BIDDING,
+                            up_card=up_card, remaining_cards=remaining, bidding_round=1)
+    taker_seat = _engine_seat(taker)
+    index = next(i for i in range(4) if bgame.get_bidder(dealer, i) == taker_seat)
+    state = replace(state, bidder_index=index, turn=taker_seat)
+    state = bgame.place_bid(state, up_card.suit)
+    return {"hands": {_protocol_seat(bgame.Seat(i)): _tokens(h) for i, h in enumerate(state.hands)}}
+
+
+def _bid_options(state: Any) -> list[Any]:
+    """The calls belote-cli lets a player make, as ``belote.ui.prompts.prompt_bid`` builds them
+    (the engine's ``place_bid`` itself checks only that TA/SA are not bid in round 1):
+
+        if state.bidding_round == 1:
+            options = [state.up_card.suit, None]
+        else:
+            other_suits = [s for s in all_suits if s != state.up_card.suit]
+            options = [*other_suits, Suit.TOUT_ATOUT, SANS_ATOUT_BID, None]
+
+    Tout Atout and Sans Atout have no call in protocol version 1 and are left out.
+    """
+    if state.bidding_round == 1:
+        return [state.up_card.suit, None]
+    return [s for s in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS) if s != state.up_card.suit] + [None]
+
+
+def _call_value(state: Any, call: Any) -> tuple[bool, Any]:
+    """(recognised, bid value) for a protocol call in the current round."""
+    if call == "pass":
+        return True, None
+    if call == "take":
+        return state.bidding_round == 1, state.up_card.suit
+    if isinstance(call, str) and call in _SUITS:
+        return state.bidding_round == 2, _suit(call)
+    return False, None
+
+
+def _legal_calls(state: Any) -> list[str]:
+    legal = ["pass"]
+    for option in _bid_options(state):
+        if option is None:
+            continue
+        legal.append("take" if state.bidding_round == 1 else _suit_letter(option))
+    return legal
+
+
+def _auction_state(dealer: Any, turned: Any, hands5: dict[Any, list[Any]] | None = None,
+                   pool: list[Any] | None = None) -> Any:
+    if hands5 is None:  # the auction kind gives no hands: any consistent deal of the other cards
+        rest = [c for c in make_deck() if c != turned]
+        hands = tuple(tuple(rest[5 * i:5 * i + 5]) for i in range(4))
+        pool = rest[20:]
+    else:
+        hands = tuple(tuple(hands5[bgame.Seat(i)]) for i in range(4))
+    return bgame.GameState(hands=hands, initial_hands=hands, dealer=dealer, leader=dealer.next_seat(),
+                           turn=dealer.next_seat(), phase=bgame.Phase.BIDDING, up_card=turned,
+                           remaining_cards=tuple(pool or ()), bidding_round=1, belote_holders={})
+
+
+def _run_calls(state: Any, calls: list[Any]) -> tuple[Any, int | None, int]:
+    """Apply the calls with ``place_bid``; (state, index of the first illegal call or None, round of the take)."""
+    taken_round = 0
+    for index, call in enumerate(calls):
+        if state.phase != bgame.Phase.BIDDING:
+            return state, index, taken_round
+        recognised, bid = _call_value(state, call)
+        if not recognised or bid not in _bid_options(state):
+            return state, index, taken_round
+        round_before = state.bidding_round
+        state = bgame.place_bid(state, bid)
+        if state.phase == bgame.Phase.PLAYING:
+            taken_round = round_before
+    return state, None, taken_round
+
+
+def _auction_status(state: Any, taken_round: int) -> dict[str, Any]:
+    if state.phase == bgame.Phase.PLAYING:
+        return {"status": "taken", "taker": _protocol_seat(state.taker), "trump": _suit_letter(state.trump),
+                "round": taken_round}
+    if state.phase == bgame.Phase.DEAL:  # all passed twice: place_bid rotates the dealer
+        return {"status": "redeal", "next_dealer": _protocol_seat(state.dealer)}
+    return {"status": "open", "next": _protocol_seat(state.current_bidder), "round": state.bidding_round,
+            "legal": _legal_calls(state)}
+
+
+def kind_auction(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    dealer = _engine_seat(_field(given, "dealer"))
+    turned = _card(_field(given, "turned"))
+    calls = _field(given, "calls")
+    if not isinstance(calls, list):
+        raise BadGiven("given.calls must be a list")
+    state, illegal, taken_round = _run_calls(_auction_state(dealer, turned), calls)
+    if illegal is not None:
+        return {"rejected": {"code": "illegal_call", "index": illegal}}
+    return _auction_status(state, taken_round)
+
+
+def kind_legal_plays(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """``belote.game.legal_cards`` on a state in the PLAYING phase holding the trick so far."""
+    trump = _suit(_field(given, "trump"))
+    seat = _engine_seat(_field(given, "seat"))
+    hand = _cards(_field(given, "hand"))
+    leader, trick = _trick_cards(_field(given, "trick"))
+    hands = [()] * 4
+    hands[seat.value] = tuple(hand)
+    state = bgame.GameState(hands=tuple(hands), trump=trump, contract=Contract.NORMAL, phase=bgame.Phase.PLAYING,
+                            leader=_engine_seat(leader), turn=seat, current_trick=_engine_trick(leader, trick))
+    return {"legal": _tokens(bgame.legal_cards(state, seat))}
+
+
+def kind_trick_winner(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """``belote.game.trick_winner_seat`` and ``belote.scoring.trick_card_points``."""
+    trump = _suit(_field(given, "trump"))
+    leader, cards = _trick_cards(_field(given, "trick"))
+    if len(cards) != 4:
+        raise BadGiven("trick_winner needs a trick of 4 cards")
+    trick = _engine_trick(leader, cards)
+    state = bgame.GameState(hands=((), (), (), ()), trump=trump, contract=Contract.NORMAL, phase=bgame.Phase.PLAYING)
+    winner = bgame.trick_winner_seat(trick, trump)
+    return {"winner": _protocol_seat(winner), "points": bscoring.trick_card_points(state, trick)}
+
+
+_SEQUENCE_KINDS = {3: "tierce", 4: "quarte", 5: "quinte"}
+
+
+def _engine_combinations(hand: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """``detect_sequences`` and ``detect_carres`` on one hand, worth ``get_declaration_points``.
+
+    A run of 6 to 8 cards is one quinte for the engine (``min(d.length, 5)``); it is listed with
+    its top five cards (the engine's ``top_rank`` is the run's top). Carrés of 7s and 8s are
+    listed as the engine detects them, worth 0.
+    """
+    found = []
+    for sequence in bscoring.detect_sequences(hand):
+        cards = sequence.cards[-5:] if sequence.length > 5 else sequence.cards
+        found.append({"kind": _SEQUENCE_KINDS[min(sequence.length, 5)], "cards": _tokens(cards),
+                      "points": bscoring.get_declaration_points([sequence])})
+    for carre in bscoring.detect_carres(hand):
+        found.append({"kind": "carre", "cards": _tokens(carre.cards), "points": bscoring.get_declaration_points([carre])})
+    return found
+
+
+def kind_announcements(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    _suit(_field(given, "trump"))
+    hand = tuple(_cards(_field(given, "hand")))
+    return {"combinations": _engine_combinations(hand)}
+
+
+# ------------------------------------------------------------------------------------ deals
+def _check_declared_set(initial_hands: tuple[Any, ...], announcements: Any, enabled: bool) -> None:
+    """The engine declares every combination of every hand automatically (``_detect_all_declarations``
+    on ``initial_hands``); a deal where the players declared something else cannot be expressed."""
+    if announcements is None:
+        announcements = []
+    if not isinstance(announcements, list):
+        raise BadGiven("given.announcements must be a list")
+    if not enabled:
+        if announcements:
+            raise CannotExpress("announcements are declared but the ruleset plays without them; "
+                                "the engine has no rejection for that")
+        return
+    declared = set()
+    for item in announcements:
+        seat = _engine_seat(_field(item, "seat"))
+        kind = _field(item, "kind")
+        declared.add((seat, kind, frozenset(_tokens(_cards(_field(item, "cards"))))))
+    automatic = set()
+    for i, hand in enumerate(initial_hands):
+        for combo in _engine_combinations(hand):
+            if combo["points"] > 0:
+                automatic.add((bgame.Seat(i), combo["kind"], frozenset(combo["cards"])))
+    if declared != automatic:
+        missing = sorted(f"{_protocol_seat(s)} {k} {' '.join(sorted(c))}" for s, k, c in automatic - declared)
+        extra = sorted(f"{_protocol_seat(s)} {k} {' '.join(sorted(c))}" for s, k, c in declared - automatic)
+        raise CannotExpress(
+            "belote-cli declares every combination of every hand automatically; this deal declares "
+            + (f"not {'; '.join(missing)}" if missing else "")
+            + ("; " if missing and extra else "")
+            + (f"{'; '.join(extra)}, which the engine would not" if extra else ""))
+
+
+def _belote_holder(trump: Any, plays: dict[Any, Any]) -> Any:
+    king, queen = plays.get(Card(trump, Rank.KING)), plays.get(Card(trump, Rank.QUEEN))
+    return king if king is not None and king == queen else None
+
+
+def _scoring_state(params: dict[str, Any], given: dict[str, Any], *, team_scores: tuple[int, int] = (0, 0),
+                   pot: int | None = None) -> Any:
+    """A GameState in the SCORING phase as ``play_card`` leaves it after the 8th trick."""
+    dealer = _engine_seat(_field(given, "dealer"))
+    taker = _engine_seat(_field(given, "taker"))
+    trump = _suit(_field(given, "trump"))
+    tricks_given = _field(given, "tricks")
+    if not isinstance(tricks_given, list):
+        raise BadGiven("given.tricks must be a list")
+    tricks = []
+    plays: dict[Any, Any] = {}
+    hands: list[list[Any]] = [[], [], [], []]
+    expected_leader = dealer.next_seat()
+    for index, raw in enumerate(tricks_given):
+        leader, cards = _trick_cards(raw)
+        if len(cards) != 4 or len(tricks_given) != 8:
+            raise CannotExpress("not 8 tricks of 4 cards: belote-cli scores only complete deals and has no "
+                                "rejection for an inconsistent one")
+        trick = _engine_trick(leader, cards)
+        if trick[0].seat != expected_leader:
+            raise CannotExpress(f"trick {index + 1} is led by the wrong seat: belote-cli derives leaders "
+                                "from the play and has no rejection for an inconsistent deal")
+        for trick_card in trick:
+            if trick_card.card in plays:
+                raise CannotExpress("a card is played twice: belote-cli has no rejection for an inconsistent deal")
+            plays[trick_card.card] = trick_card.seat
+            hands[trick_card.seat.value].append(trick_card.card)
+        tricks.append(trick)
+        expected_leader = bgame.trick_winner_seat(trick, trump)
+    holder = _belote_holder(trump, plays)
+    belote = given.get("belote")
+    if belote is not None and _engine_seat(belote) != holder:
+        raise CannotExpress("belote is announced by a seat that did not play both the king and the queen of "
+                            "trumps: belote-cli has no rejection for that")
+    # belote.announcement automatic (the only value declared): _record_belote_announcement credits
+    # the holder of K and Q of trumps as soon as he plays them, whether or not anyone said so.
+    credited = holder is not None
+    enabled = bool(params.get("announcements.enabled", True))
+    initial_hands = tuple(tuple(h) for h in hands)
+    _check_declared_set(initial_hands, given.get("announcements"), enabled)
+    return bgame.GameState(
+        hands=((), (), (), ()), initial_hands=initial_hands, trump=trump, contract=Contract.NORMAL, dealer=dealer,
+        leader=expected_leader, turn=expected_leader, phase=bgame.Phase.SCORING, taker=taker,
+        completed_tricks=tuple(tricks), last_trick_winner=expected_leader,
+        belote_holders={trump: holder} if holder is not None else {},
+        belote_tracker=(credited, credited), belote_announcer=holder if credited else None,
+        belote_trump=trump if credited else None, first_trick_done=True,
+        team_scores=team_scores, target=int(params.get("game.target_points", 1000)),
+        litige_points=int(given.get("pot") or 0) if pot is None else pot,
+        boss_modifiers=bgame.BossModifiers(declarations_zero=not enabled),
+    )
+
+
+def _score_result(state: Any) -> tuple[dict[str, Any], Any]:
+    """``score_round`` then ``apply_round_score`` (from zero totals), in the protocol's shape."""
+    breakdown = bscoring.score_round(state)
+    before = state.team_scores
+    after = bscoring.apply_round_score(state, breakdown)
+    taker_team = breakdown.taker_team
+    defender_team = 1 - taker_team
+    winners = bgame.compute_trick_winners(state, state.trump, False)
+    capot = None
+    if breakdown.is_capot:
+        capot = defender_team if breakdown.is_failed else taker_team
+    card_points = {taker_team: breakdown.table_taker_pts, defender_team: breakdown.table_defender_pts}
+    if capot is not None:  # the engine credits GLOBAL_CONFIG.CAPOT_BASE (252) for the cards of a capot
+        card_points = {capot: GLOBAL_CONFIG.CAPOT_BASE, 1 - capot: 0}
+    announcements = {taker_team: breakdown.taker_declarations, defender_team: breakdown.defender_declarations}
+    belote = None
+    if breakdown.taker_belote:
+        belote = taker_team
+    elif breakdown.defender_belote:
+        belote = defender_team
+    contract = "litige" if breakdown.is_litige else "down" if breakdown.is_failed else "made"
+    result = {
+        "trick_winners": [_protocol_seat(w) for w in winners],
+        "card_points": {TEAMS[t]: card_points[t] for t in (0, 1)},
+        "announcements": {TEAMS[t]: announcements[t] for t in (0, 1)},
+        "belote": TEAMS[belote] if belote is not None else None,
+        "contract": contract,
+        "capot": TEAMS[capot] if capot is not None else None,
+        "deal_score": {TEAMS[t]: after.team_scores[t] - before[t] for t in (0, 1)},
+        "pot": after.litige_points,
+    }
+    return result, after
+
+
+def kind_score(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    result, _ = _score_result(_scoring_state(params, given))
+    return result
+
+
+def kind_match(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """Deals scored in turn with ``apply_round_score``, which carries the totals and the litige pool
+    and sets the GAME_OVER phase (``if ns >= state.target or ew >= state.target``)."""
+    deals = _field(given, "deals")
+    if not isinstance(deals, list):
+        raise BadGiven("given.deals must be a list")
+    totals: list[dict[str, int]] = []
+    scores, pot = (0, 0), 0
+    for deal in deals:
+        state = _scoring_state(params, deal, team_scores=scores, pot=pot)
+        _, after = _score_result(state)
+        scores, pot = after.team_scores, after.litige_points
+        totals.append({"NS": scores[0], "EW": scores[1]})
+        if after.phase == bgame.Phase.GAME_OVER:
+            return {"totals": totals, "winner": "NS" if scores[0] > scores[1] else "EW", "ended_after": len(totals)}
+    return {"totals": totals, "winner": None, "ended_after": None}
+
+
+def kind_replay(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """The deal played through the engine: ``place_bid`` for the calls, ``play_card`` for the plays."""
+    dealer = _engine_seat(_field(given, "dealer"))
+    hands_given = _field(given, "hands")
+    if not isinstance(hands_given, dict) or set(hands_given) != set(PROTOCOL_SEATS):
+        raise BadGiven("given.hands must map N, E, S, W to cards")
+    hands5 = {_engine_seat(s): _cards(c) for s, c in hands_given.items()}
+    turned = _card(_field(given, "turned"))
+    completion_given = given.get("completion")
+    pool: list[Any] = []
+    if completion_given is not None:
+        if not isinstance(completion_given, dict) or set(completion_given) != set(PROTOCOL_SEATS):
+            raise BadGiven("given.completion must map N, E, S, W to cards")
+        completion = {_engine_seat(s): _cards(c) for s, c in completion_given.items()}
+        for i in range(4):  # _distribute_remaining_cards deals the pool from eldest round
+            pool.extend(completion[bgame.get_bidder(dealer, i)])
+    calls = given.get("calls") or []
+    state, illegal, taken_round = _run_calls(_auction_state(dealer, turned, hands5, pool), calls)
+    if illegal is not None:
+        return {"rejected": {"code": "illegal_call", "index": illegal}}
+    if state.phase == bgame.Phase.DEAL:
+        return {"status": "redeal", "next_dealer": _protocol_seat(state.dealer)}
+    if state.phase != bgame.Phase.PLAYING:
+        raise BadGiven("the calls do not end the auction")
+    enabled = bool(params.get("announcements.enabled", True))
+    holder = state.belote_holders.get(state.trump)
+    belote = given.get("belote")
+    if belote is not None and _engine_seat(belote) != holder:
+        raise CannotExpress("belote is announced by a seat that does not hold the king and the queen of trumps: "
+                            "belote-cli credits belote automatically to the holder and has no rejection for that")
+    _check_declared_set(state.initial_hands, given.get("announcements"), enabled)
+    state = replace(state, boss_modifiers=bgame.BossModifiers(declarations_zero=not enabled),
+                    litige_points=int(given.get("pot") or 0), target=int(params.get("game.target_points", 1000)))
+    plays = _cards(given.get("plays") or [])
+    for index, card in enumerate(plays):
+        if state.phase != bgame.Phase.PLAYING:
+            raise BadGiven(f"play {index} after the end of the deal")
+        if card not in state.hand_of(state.turn):
+            return {"rejected": {"code": "card_not_in_hand", "index": index}}
+        try:
+            state = bgame.play_card(state, card)
+        except bgame.IllegalMoveError:
+            return {"rejected": {"code": "illegal_play", "index": index}}
+    if state.phase != bgame.Phase.SCORING:
+        raise BadGiven(f"a replay needs the 32 plays of a whole deal; found {len(plays)}")
+    taker, trump = state.taker, state.trump
+    result, _ = _score_result(state)
+    return {**result, "taker": _protocol_seat(taker), "trump": _suit_letter(trump)}
+
+
+HANDLERS = {"deal": kind_deal, "auction": kind_auction, "legal_plays": kind_legal_plays,
+            "trick_winner": kind_trick_winner, "announcements": kind_announcements, "score": kind_score,
+            "replay": kind_replay, "match": kind_match}
+
+
+# ------------------------------------------------------------------------------------ loop
+def hello() -> dict[str, Any]:
+    return {
+        "protocol": PROTOCOL,
+        "implementation": {"name": "belote-cli", "version": BELOTE_CLI_VERSION, "language": "python",
+                           "homepage": "https://github.com/ElysiumDisc/belote"},
+        "supports": {"kinds": KINDS, "rulesets": [], "parameters": SUPPORTED_PARAMETERS},
+    }
+
+
+def _outside_support(params: dict[str, Any]) -> str | None:
+    for parameter_id, value in params.items():
+        declared = SUPPORTED_PARAMETERS.get(parameter_id)
+        if declared == "*":
+            continue
+        if not isinstance(declared, list) or not any(type(v) is type(value) and v == value for v in declared):
+            return f"{parameter_id} = {json.dumps(value)} is not implemented by belote-cli"
+    return None
+
+
+def answer(message: dict[str, Any]) -> dict[str, Any] | None:
+    command = message.get("cmd")
+    if command == "hello":
+        return hello()
+    if command == "stop":
+        return None
+    seq = message.get("seq")
+    try:
+        if IMPORT_ERROR:
+            return {"seq": seq, "errored": True, "message": IMPORT_ERROR}
+        if command != "run":
+            return {"seq": seq, "errored": True, "message": f"unknown cmd {command!r}"}
+        params = (message.get("ruleset") or {}).get("parameters") or {}
+        outside = _outside_support(params)
+        if outside:
+            return {"seq": seq, "skipped": True, "reason": outside}
+        handler = HANDLERS.get(message.get("kind"))  # type: ignore[arg-type]
+        if handler is None:
+            return {"seq": seq, "skipped": True, "reason": f"kind {message.get('kind')!r} is not supported"}
+        return {"seq": seq, "result": handler(params, message.get("given") or {})}
+    except CannotExpress as error:
+        return {"seq": seq, "skipped": True, "reason": str(error)}
+    except Exception as error:  # noqa: BLE001 - never die on a case
+        traceback.print_exc(file=sys.stderr)
+        return {"seq": seq, "errored": True, "message": f"{type(error).__name__}: {error}"}
+
+
+def main() -> int:
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except json.JSONDecodeError as error:
+            reply: dict[str, Any] | None = {"errored": True, "message": f"not JSON: {error.msg}"}
+        else:
+            reply = answer(message) if isinstance(message, dict) else {"errored": True, "message": "not an object"}
+            if reply is None:
+                return 0
+        sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
