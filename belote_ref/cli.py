@@ -407,6 +407,27 @@ def cmd_conformance_smoke(args: argparse.Namespace) -> int:
     return EXIT_OK if ok else EXIT_FAILED
 
 
+def cmd_docs_build(args: argparse.Namespace) -> int:
+    from belote_ref.site import build_site
+
+    try:
+        result = build_site(args.out, config_file=args.config, verbose=args.verbose)
+    except BeloteRefError as error:
+        if getattr(error, "code", "") != "docs":
+            raise
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"{result.pages} generated pages; site built in {result.seconds:.1f} s into {result.site_dir}")
+    return EXIT_OK
+
+
+def cmd_docs_serve(args: argparse.Namespace) -> int:
+    from belote_ref.site import serve_site
+
+    serve_site(config_file=args.config, dev_addr=args.dev_addr)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="belote-ref", description="Belote rules as data, a reference engine and a conformance suite.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -490,6 +511,18 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("paths", nargs="*", metavar="PATH")
     fmt.add_argument("--check", action="store_true", help="only report files that are not canonical (exit 1)")
     fmt.set_defaults(handler=cmd_fmt)
+
+    docs = commands.add_parser("docs", help="the rules website: build or serve it (needs the 'docs' extra)")
+    docs_commands = docs.add_subparsers(dest="docs_command", required=True, metavar="SUBCOMMAND")
+    docs_build = docs_commands.add_parser("build", help="generate the pages and build the site (strict)")
+    docs_build.add_argument("--out", default="site", metavar="DIR", help="where to write the site (default: site/)")
+    docs_build.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: ./mkdocs.yml, else the checkout's)")
+    docs_build.add_argument("--verbose", action="store_true", help="show MkDocs' progress messages")
+    docs_build.set_defaults(handler=cmd_docs_build)
+    docs_serve = docs_commands.add_parser("serve", help="generate the pages and run mkdocs serve on them")
+    docs_serve.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: ./mkdocs.yml, else the checkout's)")
+    docs_serve.add_argument("--dev-addr", metavar="HOST:PORT", help="address to serve on (default 127.0.0.1:8000)")
+    docs_serve.set_defaults(handler=cmd_docs_serve)
     return parser
 
 
