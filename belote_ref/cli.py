@@ -224,6 +224,8 @@ def cmd_conformance_coverage(args: argparse.Namespace) -> int:
             flag = "  <- gap" if hand < 2 else ""
             print(f"{parameter_id:<44} {_format_value(value):<28} {hand:>5} {engine:>6}{flag}")
         hand_count = sum(1 for f in fixtures if f.provenance == "hand")
+        if report.unexpressible:
+            print(f"\nnot expressible in protocol version 1 (no fixture possible): {', '.join(report.unexpressible)}")
         print(f"\n{len(fixtures)} fixtures ({hand_count} hand, {len(fixtures) - hand_count} engine); "
               f"{len(report.gaps)} gap(s) (values with fewer than two hand fixtures)")
     return EXIT_FAILED if report.gaps and args.strict else EXIT_OK

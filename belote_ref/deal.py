@@ -315,9 +315,10 @@ class DealState:
                         code="bad_deal")
             full = {seat: self.first_hands[seat] | self._completion[seat] for seat in Seat}
             full[taker] = full[taker] | CardSet([self.turned])
-        else:
-            assert self._deck is not None
+        elif self._deck is not None:
             full = complete_hands(self.rules, self.dealer, self._deck, taker)
+        else:
+            raise BeloteRefError("someone took, but the completion cards are not given", code="bad_deal")
         self.full_hands = full
         self.hands = [full[seat].mask for seat in Seat]
         sevens = CardSet(card for card in DECK if card.rank == 0).mask

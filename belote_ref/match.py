@@ -73,13 +73,12 @@ class Match:
             result = score(counted >= self.rules["game.deal_limit"])
             ended, winner = self._outcome(result, taker, counted)
         else:
-            result = score(False)
+            # The deal is final when, scored as the final deal, it ends the match.
+            result = score(True)
             ended, winner = self._outcome(result, taker, counted)
-            if ended:
-                final = score(True)
-                final_ended, final_winner = self._outcome(final, taker, counted)
-                if final_ended:
-                    result, winner = final, final_winner
+            if not ended:
+                result = score(False)
+                ended, winner = self._outcome(result, taker, counted)
         self.deals_counted = counted
         for team in _TEAMS:
             self.totals[team] += result.deal_score[team]

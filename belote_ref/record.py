@@ -71,6 +71,7 @@ class DealRecord:
     announcements: list[Mapping[str, Any]]
     plays: list[Card]
     pot: int = 0
+    leaders: list[Seat | None] = field(default_factory=list)
     final_deal: bool = False
     result: Mapping[str, Any] | None = None
     source: Located | None = field(default=None, repr=False)
@@ -155,6 +156,7 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     if not isinstance(calls, list) or not all(isinstance(c, str) for c in calls):
         raise RecordError("'calls' must be a list of calls (pass, take, S, H, D, C)", location=at("calls"))
     plays: list[Card] = []
+    leaders: list[Seat | None] = []
     if "tricks" in data:
         tricks = data["tricks"]
         if not isinstance(tricks, list):
@@ -163,6 +165,10 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
             if not isinstance(trick, dict) or "cards" not in trick:
                 raise RecordError("each trick is {leader, cards}", location=at("tricks", index))
             plays.extend(_cards(trick["cards"], at("tricks", index), f"tricks[{index}]"))
+            try:
+                leaders.append(Seat.parse(trick["leader"]) if trick.get("leader") is not None else None)
+            except NotationError as error:
+                raise RecordError(str(error), location=at("tricks", index, "leader"), code="bad_notation") from None
     elif "plays" in data:
         plays = _cards(data["plays"], at("plays"), "plays")
     announcements = data.get("announcements") or []
@@ -174,7 +180,7 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     return DealRecord(
         ruleset_id=ruleset["id"], ruleset_version=ruleset["version"], dealer=dealer, hands=hands, turned=turned,
         calls=list(calls), completion=completion, belote=belote, announcements=announcements, plays=plays,
-        pot=pot, final_deal=bool(data.get("final_deal", False)), result=data.get("result"), source=source,
+        pot=pot, leaders=leaders, final_deal=bool(data.get("final_deal", False)), result=data.get("result"), source=source,
         base_line=base_line,
     )
 
@@ -339,6 +345,14 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
                                            code="bad_announcement", index=index)
                 return report
         for index, card in enumerate(record.plays):
+            trick_number = index // 4
+            if index % 4 == 0 and trick_number < len(record.leaders):
+                recorded = record.leaders[trick_number]
+                if recorded is not None and recorded != state.leader:
+                    report.error = RecordError(
+                        f"trick {trick_number + 1} is led by {state.leader.name}, not {recorded.name}",
+                        location=record.locate(("tricks", trick_number, "leader")), code="wrong_leader", index=index)
+                    return report
             try:
                 state.play(card)
             except BeloteRefError as error:

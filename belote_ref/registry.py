@@ -44,6 +44,7 @@ class Parameter:
     en: str
     fr: str
     outcome: bool = True
+    protocol: bool = True
     minimum: int | None = None
     maximum: int | None = None
 
@@ -258,6 +259,7 @@ def load_registry(path: Path | None = None) -> Registry:
             en=raw["en"],
             fr=raw["fr"],
             outcome=raw.get("outcome", True),
+            protocol=raw.get("protocol", True),
             minimum=raw.get("minimum"),
             maximum=raw.get("maximum"),
         )

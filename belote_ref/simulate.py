@@ -142,8 +142,9 @@ def random_deal(
 
     The 32 cards are shuffled with ``rng`` (``dealer`` is drawn from ``rng`` too when not given)
     and dealt by :meth:`DealState.from_deck <belote_ref.deal.DealState.from_deck>` with the litige
-    ``pot`` carried in. The auction is random and legal. A passed-out deal is returned as it
-    stands, in phase :attr:`~belote_ref.deal.Phase.REDEAL`; otherwise belote and the
+    ``pot`` carried in. The auction is random and legal. A redeal (everybody passed, or four
+    sevens under ``announcements.carre_of_sevens: redeal``) is returned as it stands, in phase
+    :attr:`~belote_ref.deal.Phase.REDEAL`; otherwise belote and the
     announcements are declared (see the module docstring) and 32 random legal cards are played, so
     the state comes back in phase :attr:`~belote_ref.deal.Phase.SCORED` with
     :attr:`~belote_ref.deal.DealState.score` set.
@@ -172,9 +173,11 @@ def random_deals(rules: Ruleset, seed: int, count: int) -> Iterator[DealState]:
     """Yield ``count`` consecutive random deals under ``rules``, deterministic for ``seed``.
 
     The first dealer is drawn from the seed. After a played deal the deal passes to the next seat;
-    after a passed-out deal, to the auction's ``next_dealer`` (``bidding.all_pass``). The litige
+    after a redeal, to :attr:`DealState.next_dealer <belote_ref.deal.DealState.next_dealer>`
+    (``bidding.all_pass``, or the same dealer after four sevens under
+    ``announcements.carre_of_sevens: redeal``). The litige
     pot is carried from deal to deal (:attr:`DealScore.pot <belote_ref.scoring.DealScore.pot>`).
-    Passed-out deals are yielded too (phase :attr:`~belote_ref.deal.Phase.REDEAL`) and count.
+    Redeals are yielded too (phase :attr:`~belote_ref.deal.Phase.REDEAL`) and count.
     """
     rng = random.Random(seed)
     dealer = Seat(int(rng.random() * 4))
@@ -185,7 +188,6 @@ def random_deals(rules: Ruleset, seed: int, count: int) -> Iterator[DealState]:
             pot = state.score.pot
             dealer = dealer.next
         else:
-            next_dealer = state.auction.status.next_dealer
-            assert next_dealer is not None
-            dealer = next_dealer
+            assert state.next_dealer is not None
+            dealer = state.next_dealer
         yield state

@@ -222,6 +222,7 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 TEXT: dict[str, dict[str, str]] = {
     "en": {
         "lang_name": "English",
+        "colon": ": ",
         "other_lang": "Version française",
         "topics": "Rules by topic",
         "rulesets": "Rulesets",
@@ -344,6 +345,7 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "fr": {
         "lang_name": "Français",
+        "colon": "\u00a0: ",
         "other_lang": "English version",
         "topics": "Les règles par thème",
         "rulesets": "Les variantes",
@@ -535,6 +537,11 @@ FR_HAND_PAGES = {
 HAND_PAGE_TITLES = {"house-rules.md": "house_rules", "protocol.md": "protocol"}
 
 
+def lbl(lang: str, key: str) -> str:
+    """A fixed phrase followed by a colon, spaced as the language wants."""
+    return t(lang, key) + t(lang, "colon")
+
+
 def t(lang: str, key: str, **values: Any) -> str:
     """A fixed phrase of the site in ``lang``."""
     text = TEXT[lang][key]
@@ -634,6 +641,14 @@ def md(text: Any) -> str:
 def md_paragraphs(text: Any) -> str:
     """Plain text with blank-line paragraphs, made safe for Markdown."""
     return "\n\n".join(md(p) for p in re.split(r"\n\s*\n", str(text)) if p.strip())
+
+
+_CARD_IN_TEXT = re.compile(r"(?<![\w\\])(?:10|[789TJQKA])[SHDC](?!\w)")
+
+
+def md_with_cards(text: Any) -> str:
+    """Like :func:`md_paragraphs`, with card tokens (``JD``, ``10H``) drawn as cards."""
+    return _CARD_IN_TEXT.sub(lambda m: card_html(m.group(0)), md_paragraphs(text))
 
 
 def code(text: Any) -> str:
@@ -855,7 +870,7 @@ def diagram_trick_winner(given: Mapping[str, Any], lang: str) -> tuple[str, set[
 def diagram_announcements(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
     hand = list(given["hand"])
     label = t(lang, "hand_of", seat=given["seat"]) if given.get("seat") else t(lang, "hand")
-    html_ = (f'<p class="bt-caption">{t(lang, "trump")}: {suit_html(str(given["trump"]), lang)}</p>'
+    html_ = (f'<p class="bt-caption">{lbl(lang, "trump")}{suit_html(str(given["trump"]), lang)}</p>'
              f'<div class="bt-hand"><span class="bt-label">{html.escape(label)}</span>{cards_html(hand)}</div>')
     return html_, {"trump", "hand", "seat"}
 
@@ -870,8 +885,8 @@ def diagram_auction(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]
     dealer = _seat(given["dealer"])
     eldest = dealer.next
     calls = list(given.get("calls") or [])
-    head = (f'<p class="bt-caption">{t(lang, "dealer")}: <b>{dealer.name}</b> · {t(lang, "eldest")}: '
-            f'<b>{eldest.name}</b> · {t(lang, "turned")}: {card_html(str(given["turned"]))}</p>')
+    head = (f'<p class="bt-caption">{lbl(lang, "dealer")}<b>{dealer.name}</b> · {lbl(lang, "eldest")}'
+            f'<b>{eldest.name}</b> · {lbl(lang, "turned")}{card_html(str(given["turned"]))}</p>')
     seats = [Seat((eldest + i) & 3) for i in range(4)]
     header = "".join(f"<th>{s.name}</th>" for s in seats)
     rows = []
@@ -892,7 +907,7 @@ def _call_html(call: Any, lang: str) -> str:
 def diagram_deal(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
     dealer = _seat(given["dealer"])
     deck = list(given["deck"])
-    head = (f'<p class="bt-caption">{t(lang, "dealer")}: <b>{dealer.name}</b> · {t(lang, "eldest")}: '
+    head = (f'<p class="bt-caption">{lbl(lang, "dealer")}<b>{dealer.name}</b> · {lbl(lang, "eldest")}'
             f'<b>{dealer.next.name}</b></p><p class="bt-label">{t(lang, "deck")}</p>')
     cards = "".join(card_html(c, badge=str(i)) for i, c in enumerate(deck))
     return head + f'<div class="bt-hand bt-deck">{cards}</div>', {"dealer", "deck"}
@@ -918,8 +933,8 @@ def _tricks_table(lang: str, trump: str, tricks: Sequence[Mapping[str, Any]]) ->
 
 def diagram_score(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
     trump = str(given["trump"])
-    head = (f'<p class="bt-caption">{t(lang, "dealer")}: <b>{html.escape(str(given["dealer"]))}</b> · '
-            f'{t(lang, "taker")}: <b>{html.escape(str(given["taker"]))}</b> · {t(lang, "trump")}: '
+    head = (f'<p class="bt-caption">{lbl(lang, "dealer")}<b>{html.escape(str(given["dealer"]))}</b> · '
+            f'{lbl(lang, "taker")}<b>{html.escape(str(given["taker"]))}</b> · {lbl(lang, "trump")}'
             f'{suit_html(trump, lang)}</p>')
     return head + _tricks_table(lang, trump, given["tricks"]), {"dealer", "taker", "trump", "tricks"}
 
@@ -941,8 +956,8 @@ def diagram_replay(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
     for call in calls:
         if isinstance(call, str) and call in SUIT_SYMBOLS:
             trump = call
-    head = (f'<p class="bt-caption">{t(lang, "dealer")}: <b>{dealer.name}</b> · {t(lang, "turned")}: '
-            f'{card_html(turned)} · {t(lang, "calls")}: {", ".join(_call_html(c, lang) for c in calls)}</p>')
+    head = (f'<p class="bt-caption">{lbl(lang, "dealer")}<b>{dealer.name}</b> · {lbl(lang, "turned")}'
+            f'{card_html(turned)} · {lbl(lang, "calls")}{", ".join(_call_html(c, lang) for c in calls)}</p>')
     hands = f'<p class="bt-label">{t(lang, "first_five")}</p>{_seat_rows(lang, given["hands"])}'
     completion = given.get("completion")
     if completion:
@@ -996,13 +1011,27 @@ def diagram(fixture: Fixture, lang: str) -> str:
     return f'<div class="bt-diagram">{body}{_also_given(given, used, lang)}</div>'
 
 
+def _rejected_item(fixture: Fixture, rejected: Mapping[str, Any]) -> str:
+    """The call or card a rejection points at, when ``given`` has it."""
+    given = fixture.given if isinstance(fixture.given, Mapping) else {}
+    index, code_ = rejected.get("index"), str(rejected.get("code", ""))
+    items = given.get("plays") if "play" in code_ else given.get("calls") if "call" in code_ else None
+    if not isinstance(index, int) or isinstance(index, bool) or not isinstance(items, list) or not 0 <= index < len(items):
+        return ""
+    item = items[index]
+    return card_html(item) if is_card(item) else f"<code>{html.escape(str(item))}</code>"
+
+
 def result_html(fixture: Fixture, result: Any, lang: str) -> str:
     """An expected result as raw HTML: legal cards marked in the hand, a rejection in words, else a table."""
     if isinstance(result, Mapping) and isinstance(result.get("rejected"), Mapping):
         rejected = result["rejected"]
         text = t(lang, "rejected_text", code=html.escape(str(rejected.get("code"))),
                  index=html.escape(str(rejected.get("index"))))
-        return f'<div class="bt-result"><p><b>{t(lang, "rejected")}</b>: {text}</p></div>'
+        what = _rejected_item(fixture, rejected)
+        if what:
+            text += f" ({what})"
+        return f'<div class="bt-result"><p><b>{t(lang, "rejected")}</b>{t(lang, "colon")}{text}</p></div>'
     if (fixture.kind == "legal_plays" and isinstance(result, Mapping) and is_cards(result.get("legal"))
             and isinstance(fixture.given, Mapping) and is_cards(fixture.given.get("hand"))):
         legal = set(result["legal"])
@@ -1010,8 +1039,7 @@ def result_html(fixture: Fixture, result: Any, lang: str) -> str:
         classes = {c: ("bt-legal" if c in legal else "bt-illegal") for c in hand}
         extra = [c for c in result["legal"] if c not in hand]
         chips = cards_html(hand + extra, classes)
-        return (f'<div class="bt-result"><p><b>{t(lang, "legal")}</b>: {cards_html(result["legal"])}</p>'
-                f'<p class="bt-hand-marked">{chips}</p></div>')
+        return f'<div class="bt-result"><p><b>{t(lang, "legal")}</b>{t(lang, "colon")}{chips}</p></div>'
     if isinstance(result, Mapping):
         rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{value_html(v, lang)}</td></tr>"
                        for k, v in result.items())
@@ -1105,6 +1133,20 @@ def landing_page(data: SiteData) -> str:
         lines.append(f"    [{t(lang, 'rulesets')}]({lang}/rulesets.md) · [{t(lang, 'compare_short')}]({lang}/compare.md)"
                      f" · [{t(lang, 'examples')}]({lang}/examples.md)")
         lines.append("")
+    lines.append("-   **For a club, pour un club**")
+    lines.append("")
+    lines.append("    [Write your house rules](house-rules.md) · [Écrire ses règles maison](fr/house-rules.md)")
+    lines.append("")
+    lines.append("    **For an app author, pour un développeur**")
+    lines.append("")
+    lines.append("    [Checking an implementation](protocol.md) · [Vérifier une implémentation](fr/protocol.md)")
+    lines.append("")
+    lines.append(f"    {len(data.registry.parameters)} parameters, paramètres · {len(data.rulesets)} rulesets, "
+                 f"variantes · {len(data.hand)} worked examples, exemples commentés · {len(data.engine)} "
+                 "regression deals, donnes de non-régression")
+    lines.append("")
+    lines.append('    <p class="bt-fan">' + "".join(card_html(c) for c in ("JH", "9H", "AS", "TD", "KC", "QH")) + "</p>")
+    lines.append("")
     lines.append("</div>")
     return "\n".join(lines) + "\n"
 
@@ -1195,10 +1237,11 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
     out.append("")
     fixtures = data.fixtures_of(pid)
     if fixtures:
-        out.append(f"**{t(lang, 'fixtures_for')}** ({len(fixtures)})")
-        out.append("")
-        for fixture in fixtures:
-            out.append(f"- [{md(fixture.data['title'])}]({rel(path, fixture_page(lang, fixture))})")
+        items = [f"- [{md(fixture.data['title'])}]({rel(path, fixture_page(lang, fixture))})" for fixture in fixtures]
+        if len(fixtures) > 6:
+            out += [f'??? example "{t(lang, "fixtures_for")} ({len(fixtures)})"', ""] + [f"    {i}" for i in items]
+        else:
+            out += [f"**{t(lang, 'fixtures_for')}** ({len(fixtures)})", ""] + items
     else:
         out.append(f"*{t(lang, 'no_fixture')}*")
     out.append("")
@@ -1229,14 +1272,14 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     description = ruleset_description(ruleset, lang)
     if description:
         out += [md_paragraphs(description), ""]
-    facts = [f"{t(lang, 'id')}: {code(ruleset.id)} (version {ruleset.version})"]
+    facts = [f"{lbl(lang, 'id')}{code(ruleset.id)} (version {ruleset.version})"]
     if ruleset.parent:
         parent = (f"[{ruleset.parent}]({rel(path, f'{lang}/rulesets/{ruleset.parent}.md')})"
                   if any(r.id == ruleset.parent for r in data.rulesets) else code(ruleset.parent))
-        facts.append(f"{t(lang, 'extends')}: {parent}")
+        facts.append(f"{lbl(lang, 'extends')}{parent}")
     if ruleset.sources:
-        facts.append(f"{t(lang, 'ruleset_sources')}: {_source_links(path, lang, ruleset.sources, data)}")
-    facts.append(f"{t(lang, 'use_it')}: {code(f'belote-ref rules show {ruleset.id}')}")
+        facts.append(f"{lbl(lang, 'ruleset_sources')}{_source_links(path, lang, ruleset.sources, data)}")
+    facts.append(f"{lbl(lang, 'use_it')}{code(f'belote-ref rules show {ruleset.id}')}")
     out += [f"- {fact}" for fact in facts] + [""]
     out += [f"## {t(lang, 'the_rules')}", ""]
     changed = set(data.changes(ruleset))
@@ -1247,7 +1290,7 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
             value = value_md(ruleset[pid], parameter, lang)
             if pid in changed:
                 value = (f'<span class="bt-changed">{value}</span> '
-                         f"({t(lang, 'classic_value')}: {value_md(data.classic[pid], parameter, lang)})")
+                         f"({lbl(lang, 'classic_value')}{value_md(data.classic[pid], parameter, lang)})")
             prose = parameter.en if lang == "en" else parameter.fr
             out.append(f"- **[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})**: {value}. "
                        f"{md(prose)}")
@@ -1284,14 +1327,14 @@ def rulesets_page(data: SiteData, lang: str) -> str:
         changes = data.changes(ruleset)
         listed = ", ".join(f"[{code(pid)}]({rel(path, param_page(data, lang, pid))})" for pid in changes) or "—"
         out.append(f"| [{md(ruleset_title(ruleset, lang))}]({rel(path, f'{lang}/rulesets/{ruleset.id}.md')}) | "
-                   f"{code(ruleset.id)} | {len(changes)}: {listed} |")
+                   f"{code(ruleset.id)} | {len(changes)}{t(lang, 'colon')}{listed} |")
     return "\n".join(out) + "\n"
 
 
 def _compare_table(data: SiteData, lang: str, path: str, parameters: Sequence[Parameter]) -> list[str]:
     head = "| " + t(lang, "parameter") + " | " + " | ".join(
         f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in data.rulesets) + " |"
-    out = [head, "|---" * (len(data.rulesets) + 1) + "|"]
+    out = ['<div class="bt-compare" markdown>', "", head, "|---" * (len(data.rulesets) + 1) + "|"]
     for parameter in parameters:
         pid = parameter.id
         cells = []
@@ -1301,15 +1344,16 @@ def _compare_table(data: SiteData, lang: str, path: str, parameters: Sequence[Pa
                 cells.append(f'<span class="bt-changed">{value}</span>')
             else:
                 cells.append(f'<span class="bt-same">{value}</span>')
-        link = f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})<br>{code(pid)}"
+        link = (f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})"
+                f'<br><small class="bt-pid">{md(pid)}</small>')
         out.append(f"| {link} | " + " | ".join(cells) + " |")
-    out.append("")
+    out += ["", "</div>", ""]
     return out
 
 
 def compare_page(data: SiteData, lang: str) -> str:
     path = f"{lang}/compare.md"
-    out = ["---", "hide: [navigation]", "---", "", f"# {t(lang, 'compare')}", "", _lang_switch(path, lang),
+    out = ["---", "hide: [navigation, toc]", "---", "", f"# {t(lang, 'compare')}", "", _lang_switch(path, lang),
            t(lang, "compare_intro"), ""]
     differing = [p for p in data.registry.parameters.values()
                  if any(not _same(r[p.id], data.classic[p.id]) for r in data.rulesets)]
@@ -1378,13 +1422,13 @@ def sources_page(data: SiteData, lang: str) -> str:
         if info.get("url"):
             out += [f"<{info['url']}>", ""]
         if info.get("file"):
-            out += [f"{t(lang, 'file')}: {code(info['file'])}", ""]
+            out += [f"{lbl(lang, 'file')}{code(info['file'])}", ""]
         uses = cited.get(source_id, [])
         if uses:
             items = ", ".join(
                 f"[{code(pid)}]({rel(path, param_page(data, lang, pid))}) = "
                 f"{value_md(value, data.registry[pid], lang)}" for pid, value in uses)
-            out += [f"{t(lang, 'cited_for')}: {items}", ""]
+            out += [f"{lbl(lang, 'cited_for')}{items}", ""]
     return "\n".join(out) + "\n"
 
 
@@ -1411,7 +1455,7 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
     """The worked-example page of one hand fixture."""
     path = fixture_page(lang, fixture)
     fx = fixture.data
-    out = [f"# {md(fx['title'])}", "", _lang_switch(path, lang)]
+    out = ["---", "hide: [navigation]", "---", "", f"# {md(fx['title'])}", "", _lang_switch(path, lang)]
     rules = [pid for pid in fixture.rules]
     rule_links = []
     for pid in rules:
@@ -1420,14 +1464,14 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
         else:
             rule_links.append(code(pid))
     kind = KINDS.get(fixture.kind, (fixture.kind, fixture.kind))[LANGUAGES.index(lang)]
-    facts = [f"{t(lang, 'id')}: {code(fixture.id)}", f"{t(lang, 'kind')}: {md(kind)} ({code(fixture.kind)})"]
+    facts = [f"{lbl(lang, 'id')}{code(fixture.id)}", f"{lbl(lang, 'kind')}{md(kind)} ({code(fixture.kind)})"]
     if rule_links:
-        facts.append(f"{t(lang, 'rules' if len(rule_links) > 1 else 'rule')}: " + ", ".join(rule_links))
-    facts.append(f"{t(lang, 'provenance')}: {t(lang, 'provenance_hand')}")
+        facts.append(lbl(lang, 'rules' if len(rule_links) > 1 else 'rule') + ", ".join(rule_links))
+    facts.append(f"{lbl(lang, 'provenance')}{t(lang, 'provenance_hand')}")
     if not fixture.normative:
         facts.append(f"**{t(lang, 'normative_no')}**")
     if fx.get("applies_to"):
-        facts.append(f"{t(lang, 'applies_only')}: {_predicate_md(data, lang, path, fx['applies_to'])}")
+        facts.append(f"{lbl(lang, 'applies_only')}{_predicate_md(data, lang, path, fx['applies_to'])}")
     out += [f"- {fact}" for fact in facts] + [""]
 
     out += ['<div class="bt-example" markdown>', "", '<div class="bt-left" markdown>', "",
@@ -1442,15 +1486,15 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
         rulesets = ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in chosen) or \
             f"*{t(lang, 'no_shipped')}*"
         out += ['<div class="bt-branch" markdown>', "", heading, "", result_html(fixture, branch.get("result"), lang),
-                "", f"{t(lang, 'rulesets_here')}: {rulesets}", "", "</div>", ""]
+                "", f"{lbl(lang, 'rulesets_here')}{rulesets}", "", "</div>", ""]
     missing = [r for r in data.rulesets if branches.get(r.id) is None]
     if missing:
-        out += [f"{t(lang, 'not_applicable')}: "
+        out += [f"{lbl(lang, 'not_applicable')}"
                 + ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in missing), ""]
     out += ["</div>", "", "</div>", ""]
 
     if fx.get("note"):
-        out += [f"## {t(lang, 'note')}", "", md_paragraphs(fx["note"]), ""]
+        out += [f"## {t(lang, 'note')}", "", md_with_cards(fx["note"]), ""]
     source = fx.get("source") or {}
     if source:
         out += [f"## {t(lang, 'source')}", ""]
@@ -1459,7 +1503,7 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
         out += [f"— {_doc_md(data, lang, path, str(source.get('doc', '')))}", ""]
     text = json.dumps(fx, ensure_ascii=False, indent=2, default=str)
     fence = _fence(text)
-    out += [f'??? note "{t(lang, "raw")}"', "", f"    {fence}json"]
+    out += [f'??? note "{t(lang, "raw")}"', "", f"    {fence}text"]
     out += [f"    {line}" if line else "" for line in text.splitlines()]
     out += [f"    {fence}", ""]
     return "\n".join(out) + "\n"

@@ -443,13 +443,13 @@ class TestTrickWinner:
     def test_trump_lead(self) -> None:
         assert trick_winner(CLASSIC, H, trick("W", "8H AS 7H")) == Seat.W
 
-    @pytest.mark.parametrize(("high", "low"), itertools.combinations("A T K Q J 9 8 7".split(), 2))
+    @pytest.mark.parametrize(("high", "low"), list(itertools.combinations("A T K Q J 9 8 7".split(), 2)))
     def test_plain_order(self, high: str, low: str) -> None:
         # Led suit, plain order A T K Q J 9 8 7.
         assert trick_winner(CLASSIC, H, trick("E", f"{low}S {high}S")) == Seat.S
         assert trick_winner(CLASSIC, H, trick("E", f"{high}S {low}S")) == Seat.E
 
-    @pytest.mark.parametrize(("high", "low"), itertools.combinations("J 9 A T K Q 8 7".split(), 2))
+    @pytest.mark.parametrize(("high", "low"), list(itertools.combinations("J 9 A T K Q 8 7".split(), 2)))
     def test_trump_order(self, high: str, low: str) -> None:
         assert trick_winner(CLASSIC, H, trick("E", f"AS {low}H {high}H")) == Seat.W
 

@@ -71,7 +71,10 @@ def _card_key(token: Any) -> Any:
 
 
 def _sort_cards(value: Any) -> Any:
-    return sorted(value, key=_card_key) if isinstance(value, list) else value
+    """Sort a list of card tokens; leave anything else (an auction's legal calls) in its order."""
+    if not isinstance(value, list) or not all(_card_key(token)[0] == 0 for token in value):
+        return value
+    return sorted(value, key=_card_key)
 
 
 def _canonical_cards(node: Any) -> Any:

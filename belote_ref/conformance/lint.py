@@ -178,6 +178,7 @@ class Coverage:
 
     rows: list[tuple[str, Any, int, int]]
     gaps: list[tuple[str, Any, int]]
+    unexpressible: list[str]
 
 
 def coverage(fixtures: Iterable[Fixture]) -> Coverage:
@@ -199,12 +200,16 @@ def coverage(fixtures: Iterable[Fixture]) -> Coverage:
                 seen.update((parameter_id, repr(v)) for v in _values(wanted))
         (hand if fixture.provenance == "hand" else engine).update(seen)
     rows, gaps = [], []
+    unexpressible: list[str] = []
     for parameter_id, parameter in registry.parameters.items():
         if not parameter.outcome or len(parameter.values) < 2:
+            continue
+        if not parameter.protocol:
+            unexpressible.append(parameter_id)
             continue
         for value in parameter.values:
             key = (parameter_id, repr(value))
             rows.append((parameter_id, value, hand[key], engine[key]))
             if hand[key] < 2:
                 gaps.append((parameter_id, value, hand[key]))
-    return Coverage(rows, gaps)
+    return Coverage(rows, gaps, unexpressible)

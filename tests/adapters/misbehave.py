@@ -20,8 +20,12 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 
-from belote_ref.protocol import answer
+# The working tree's engine, whether or not belote-ref is installed in this interpreter.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from belote_ref.protocol import answer  # noqa: E402
 
 
 def main() -> int:

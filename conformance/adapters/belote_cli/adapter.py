@@ -370,9 +370,14 @@ def kind_announcements(params: dict[str, Any], given: dict[str, Any]) -> dict[st
 
 
 # ------------------------------------------------------------------------------------ deals
-def _check_declared_set(initial_hands: tuple[Any, ...], announcements: Any, enabled: bool) -> None:
+def _check_declared_set(initial_hands: tuple[Any, ...], announcements: Any, enabled: bool,
+                        missing_too: bool = True) -> None:
     """The engine declares every combination of every hand automatically (``_detect_all_declarations``
-    on ``initial_hands``); a deal where the players declared something else cannot be expressed."""
+    on ``initial_hands``); a deal where the players declared something else cannot be expressed.
+
+    With ``missing_too`` false, only declarations the engine would not make are refused (a
+    replay checks the missing ones once the plays are done: they change the score, no play).
+    """
     if announcements is None:
         announcements = []
     if not isinstance(announcements, list):
@@ -392,9 +397,11 @@ def _check_declared_set(initial_hands: tuple[Any, ...], announcements: Any, enab
         for combo in _engine_combinations(hand):
             if combo["points"] > 0:
                 automatic.add((bgame.Seat(i), combo["kind"], frozenset(combo["cards"])))
-    if declared != automatic:
-        missing = sorted(f"{_protocol_seat(s)} {k} {' '.join(sorted(c))}" for s, k, c in automatic - declared)
-        extra = sorted(f"{_protocol_seat(s)} {k} {' '.join(sorted(c))}" for s, k, c in declared - automatic)
+    missing = sorted(f"{_protocol_seat(s)} {k} {' '.join(sorted(c))}" for s, k, c in automatic - declared)
+    extra = sorted(f"{_protocol_seat(s)} {k} {' '.join(sorted(c))}" for s, k, c in declared - automatic)
+    if not missing_too:
+        missing = []
+    if missing or extra:
         raise CannotExpress(
             "belote-cli declares every combination of every hand automatically; this deal declares "
             + (f"not {'; '.join(missing)}" if missing else "")
@@ -416,15 +423,18 @@ def _scoring_state(params: dict[str, Any], given: dict[str, Any], *, team_scores
     tricks_given = _field(given, "tricks")
     if not isinstance(tricks_given, list):
         raise BadGiven("given.tricks must be a list")
+    if len(tricks_given) != 8:
+        raise CannotExpress("not 8 tricks: belote-cli scores only complete deals and has no rejection for an "
+                            "inconsistent one")
     tricks = []
     plays: dict[Any, Any] = {}
     hands: list[list[Any]] = [[], [], [], []]
     expected_leader = dealer.next_seat()
     for index, raw in enumerate(tricks_given):
         leader, cards = _trick_cards(raw)
-        if len(cards) != 4 or len(tricks_given) != 8:
-            raise CannotExpress("not 8 tricks of 4 cards: belote-cli scores only complete deals and has no "
-                                "rejection for an inconsistent one")
+        if len(cards) != 4:
+            raise CannotExpress(f"trick {index + 1} has {len(cards)} cards: belote-cli scores only complete deals "
+                                "and has no rejection for an inconsistent one")
         trick = _engine_trick(leader, cards)
         if trick[0].seat != expected_leader:
             raise CannotExpress(f"trick {index + 1} is led by the wrong seat: belote-cli derives leaders "
@@ -547,7 +557,7 @@ def kind_replay(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]
     if belote is not None and _engine_seat(belote) != holder:
         raise CannotExpress("belote is announced by a seat that does not hold the king and the queen of trumps: "
                             "belote-cli credits belote automatically to the holder and has no rejection for that")
-    _check_declared_set(state.initial_hands, given.get("announcements"), enabled)
+    _check_declared_set(state.initial_hands, given.get("announcements"), enabled, missing_too=False)
     state = replace(state, boss_modifiers=bgame.BossModifiers(declarations_zero=not enabled),
                     litige_points=int(given.get("pot") or 0), target=int(params.get("game.target_points", 1000)))
     plays = _cards(given.get("plays") or [])
@@ -562,6 +572,9 @@ def kind_replay(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]
             return {"rejected": {"code": "illegal_play", "index": index}}
     if state.phase != bgame.Phase.SCORING:
         raise BadGiven(f"a replay needs the 32 plays of a whole deal; found {len(plays)}")
+    # Declarations change no play (legal_cards never looks at them), only the score: checked here,
+    # so that a replay rejected at an illegal play is answered whatever was declared.
+    _check_declared_set(state.initial_hands, given.get("announcements"), enabled)
     taker, trump = state.taker, state.trump
     result, _ = _score_result(state)
     return {**result, "taker": _protocol_seat(taker), "trump": _suit_letter(trump)}

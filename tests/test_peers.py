@@ -1,0 +1,144 @@
+"""Published engines under test: the adapters of conformance/adapters/ run through the runner.
+
+Each engine is an optional dependency (``pip install .[peers]``); its tests skip, saying why,
+when it is not installed. The known failures are the exact fixture ids that the committed report
+(conformance/reports/<name>-<version>.jsonl) lists and the adapter's README explains: a change in
+the engine, the adapter or those fixtures shows up here as a changed set.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from belote_ref.conformance.adapter import open_adapter
+from belote_ref.conformance.corpus import load_corpus
+from belote_ref.conformance.runner import RunOptions, build_cases, run_cases
+from belote_ref.rules import Ruleset, find_ruleset, load_ruleset, shipped_rulesets
+
+ROOT = Path(__file__).resolve().parent.parent
+ADAPTERS = ROOT / "conformance" / "adapters"
+REPORTS = ROOT / "conformance" / "reports"
+
+
+def installed(distribution: str) -> str | None:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+PEERS = {
+    # adapter folder: (PyPI distribution, pinned version, house rulesets, known failures as (fixture id, ruleset id))
+    "belote_cli": ("belote-cli", "4.9.6", ["belote-cli", "belote-cli-no-announcements"], {
+        # Dealt one card at a time, always from SOUTH (belote.deck.deal); README "deal".
+        *((fixture, ruleset) for ruleset in ("belote-cli", "belote-cli-no-announcements") for fixture in (
+            "deal.completion.dealer-takes",
+            "deal.completion.eldest-takes",
+            "deal.completion.index-deck-dealer-takes",
+            "deal.completion.seat-before-dealer-takes",
+            "deal.completion.second-speaker-takes",
+            "deal.packets.dealer-e-shuffled-deck",
+            "deal.packets.dealer-n-shuffled-deck",
+            "deal.packets.dealer-s-shuffled-deck",
+            "deal.packets.dealer-w-shuffled-deck",
+            "deal.packets.index-order-deck",
+        )),
+        # Carrés of 7s and 8s detected as combinations worth 0 (belote.scoring.detect_carres).
+        ("announcements.carres.four-eights-are-nothing", "belote-cli"),
+        ("announcements.carres.four-eights-leave-the-tierce-whole", "belote-cli"),
+        ("announcements.carres.four-sevens-are-nothing", "belote-cli"),
+    }),
+    "colver": ("colver", "0.11.1", ["colver-play"], set()),
+}
+
+
+def house_rulesets(folder: str) -> dict[str, Ruleset]:
+    return {path.stem: load_ruleset(path) for path in sorted((ADAPTERS / folder / "rulesets").glob("*.yaml"))}
+
+
+def command(folder: str) -> str:
+    return f"{sys.executable} {ADAPTERS / folder / 'adapter.py'}"
+
+
+def report_path(folder: str) -> Path:
+    distribution, version, _, _ = PEERS[folder]
+    return REPORTS / f"{distribution}-{version}.jsonl"
+
+
+def needs(folder: str) -> pytest.MarkDecorator:
+    distribution, version, _, _ = PEERS[folder]
+    found = installed(distribution)
+    return pytest.mark.skipif(
+        found != version,
+        reason=f"{distribution}=={version} is not installed (found {found}); pip install '.[peers]'",
+    )
+
+
+@pytest.mark.parametrize("folder", sorted(PEERS))
+def test_committed_report_names_the_engine_and_its_known_failures(folder: str) -> None:
+    """The committed report is the one the README explains: its header names the implementation
+    and version, and its failures are exactly the known ones (no package needed)."""
+    distribution, version, _, known = PEERS[folder]
+    lines = [json.loads(line) for line in report_path(folder).read_text(encoding="utf-8").splitlines() if line.strip()]
+    header = lines[0]
+    assert header["type"] == "header"
+    assert header["adapter"]["name"] == distribution and header["adapter"]["version"] == version
+    failed = {(line["id"], line["ruleset"]) for line in lines if line.get("type") == "case"
+              and line["outcome"] in ("fail", "error", "crash", "timeout")}
+    assert failed == known
+
+
+def _subset(folder: str, controls_per_kind: int = 3) -> list:
+    """The known failures, and a few passing cases of every kind as controls."""
+    _, _, house, known = PEERS[folder]
+    rulesets = [find_ruleset(r) for r in shipped_rulesets()] + list(house_rulesets(folder).values())
+    assert {r.id for r in rulesets} >= set(house)
+    cases = build_cases(load_corpus(), rulesets)
+    passed = {}
+    for line in report_path(folder).read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        if item.get("type") == "case" and item["outcome"] == "pass":
+            passed.setdefault(item["kind"], []).append((item["id"], item["ruleset"]))
+    controls = {key for keys in passed.values() for key in keys[:controls_per_kind]}
+    chosen = [case for case in cases if (case.fixture.id, case.ruleset.id) in known | controls]
+    missing = (known | controls) - {(case.fixture.id, case.ruleset.id) for case in chosen}
+    assert not missing, f"fixtures of the committed report are gone from the corpus: {sorted(missing)}"
+    return chosen
+
+
+def _run(folder: str) -> dict[tuple[str, str], str]:
+    cases = _subset(folder)
+    hello, results = run_cases(lambda: open_adapter(command(folder), 20), cases, RunOptions(timeout=20))
+    distribution, version, _, _ = PEERS[folder]
+    assert hello["implementation"]["name"] == distribution and hello["implementation"]["version"] == version
+    return {(r.case.fixture.id, r.case.ruleset.id): r.outcome for r in results}
+
+
+@needs("belote_cli")
+def test_belote_cli_known_failures_are_still_the_ones_found() -> None:
+    outcomes = _run("belote_cli")
+    known = PEERS["belote_cli"][3]
+    assert {key for key, outcome in outcomes.items() if outcome != "pass"} == known
+    assert {outcomes[key] for key in known} == {"fail"}
+
+
+@needs("colver")
+def test_colver_known_failures_are_still_the_ones_found() -> None:
+    outcomes = _run("colver")
+    assert outcomes and {key for key, outcome in outcomes.items() if outcome != "pass"} == PEERS["colver"][3]
+
+
+@needs("belote_cli")
+def test_belote_cli_declines_what_it_cannot_express() -> None:
+    """A deal with a combination nobody declared: belote-cli declares every combination itself."""
+    cases = [case for case in build_cases(load_corpus(), list(house_rulesets("belote_cli").values()))
+             if case.fixture.id == "score.cards.duplicate-card-within-a-trick"]
+    assert cases
+    _, results = run_cases(lambda: open_adapter(command("belote_cli"), 20), cases, RunOptions(timeout=20))
+    assert {r.outcome for r in results} == {"skip"}
+    assert all("no rejection" in r.message for r in results)
