@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from belote_ref.cards import CARDS, Seat, Suit
+from belote_ref.cards import Seat
 from belote_ref.conformance.corpus import Fixture, load_corpus, predicate_holds
 from belote_ref.errors import BeloteRefError
 from belote_ref.registry import Parameter, Registry, load_registry
@@ -799,24 +799,50 @@ def _positions(bottom: Seat) -> dict[Seat, str]:
     return {bottom: "bottom", bottom.next: "right", bottom.next.next: "top", bottom.next.next.next: "left"}
 
 
-def _winner_index(cards: Sequence[str], trump: str) -> int:
-    from belote_ref.cards import parse_card
-
-    strength = find_ruleset("classic").strength[Suit.parse(trump)]
-    parsed = [parse_card(c) for c in cards]
-    led = parsed[0] >> 3
-    best, best_value = 0, strength[parsed[0]]
-    for index, card in enumerate(parsed[1:], 1):
-        value = strength[card]
-        if value > best_value and (value >= 8 or card >> 3 == led):
-            best, best_value = index, value
-    return best
+Orders = list[tuple[tuple[str, ...], tuple[str, ...]]]
 
 
-def _table_html(lang: str, trump: str, leader: Seat, cards: Sequence[str], bottom: Seat,
+def _order_options(wanted: Any, default: Sequence[str]) -> list[tuple[str, ...]]:
+    """The card orders a predicate entry allows (``one_of`` gives several); the default when it names none."""
+    options = wanted["one_of"] if isinstance(wanted, Mapping) and "one_of" in wanted else [wanted]
+    found = []
+    for option in options:
+        if isinstance(option, list):
+            ranks = tuple("T" if str(r) in ("10", "T") else str(r) for r in option)
+            if sorted(ranks) == sorted("789TJQKA"):
+                found.append(ranks)
+    return found or [tuple(default)]
+
+
+def card_orders(fixture: Fixture) -> Orders:
+    """Every (trump order, plain order) under which one of the fixture's branches applies."""
+    classic = find_ruleset("classic")
+    orders: Orders = []
+    for branch in fixture.data.get("expect") or [{}]:
+        predicate = {**(fixture.data.get("applies_to") or {}), **((branch or {}).get("when") or {})}
+        for trump in _order_options(predicate.get("cards.trump_order"), classic["cards.trump_order"]):
+            for plain in _order_options(predicate.get("cards.plain_order"), classic["cards.plain_order"]):
+                if (trump, plain) not in orders:
+                    orders.append((trump, plain))
+    return orders
+
+
+def _winner_index(cards: Sequence[str], trump: str, orders: Orders) -> int | None:
+    """The index of the card winning ``cards`` so far, when every applicable card order agrees."""
+    tokens = [c if len(c) == 2 else "T" + c[-1] for c in cards]
+    led = tokens[0][1]
+    winners = set()
+    for trump_order, plain_order in orders:
+        strengths = [100 - trump_order.index(c[0]) if c[1] == trump else
+                     50 - plain_order.index(c[0]) if c[1] == led else 0 for c in tokens]
+        winners.add(max(range(len(tokens)), key=strengths.__getitem__))
+    return winners.pop() if len(winners) == 1 else None
+
+
+def _table_html(lang: str, trump: str, leader: Seat, cards: Sequence[str], bottom: Seat, orders: Orders,
                 to_play: Seat | None = None) -> str:
     """A table seen from above: each seat's card of the trick, the master marked, trump in the centre."""
-    master = _winner_index(cards, trump) if cards else None
+    master = _winner_index(cards, trump, orders) if cards else None
     played = {leader.__class__((leader + i) & 3): (card, i) for i, card in enumerate(cards)}
     cells = []
     for seat, position in _positions(bottom).items():
@@ -833,25 +859,26 @@ def _table_html(lang: str, trump: str, leader: Seat, cards: Sequence[str], botto
             inner = '<span class="bt-card bt-empty">&nbsp;</span>'
         cells.append(f'<div class="bt-seat bt-pos-{position}">{label}{inner}</div>')
     centre = f'<div class="bt-centre">{t(lang, "trump")}<br>{suit_html(trump, lang)}</div>'
-    return f'<div class="bt-table">{"".join(cells)}{centre}</div>'
+    return (f'<div class="bt-table">{"".join(cells)}{centre}</div>'
+            f'<p class="bt-caption bt-direction">{t(lang, "direction")}</p>')
 
 
 def _caption(lang: str, text: str) -> str:
     return f'<p class="bt-caption">{text}</p>'
 
 
-def diagram_legal_plays(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
+def diagram_legal_plays(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     trump, seat = str(given["trump"]), _seat(given["seat"])
     trick = given.get("trick") or {}
     cards = list(trick.get("cards") or [])
     leader = _seat(trick["leader"]) if trick.get("leader") is not None else seat
-    parts = [_table_html(lang, trump, leader, cards, seat, to_play=seat)]
-    if cards:
-        index = _winner_index(cards, trump)
+    parts = [_table_html(lang, trump, leader, cards, seat, orders, to_play=seat)]
+    index = _winner_index(cards, trump, orders) if cards else None
+    if index is not None:
         master = Seat((leader + index) & 3)
         relation = t(lang, "master_partner" if master == seat.partner else "master_opponent", seat=seat.name)
         parts.append(_caption(lang, t(lang, "master", seat=master.name, card=card_html(cards[index])) + f" ({relation})."))
-    else:
+    elif not cards:
         parts.append(_caption(lang, t(lang, "trick_empty", seat=leader.name)))
     hand = list(given.get("hand") or [])
     parts.append(f'<div class="bt-hand"><span class="bt-label">{t(lang, "hand_of", seat=seat.name)}</span>'
@@ -859,15 +886,15 @@ def diagram_legal_plays(given: Mapping[str, Any], lang: str) -> tuple[str, set[s
     return "".join(parts), {"trump", "seat", "trick", "hand"}
 
 
-def diagram_trick_winner(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
+def diagram_trick_winner(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     trump = str(given["trump"])
     trick = given["trick"]
     cards = list(trick["cards"])
     leader = _seat(trick["leader"])
-    return _table_html(lang, trump, leader, cards, Seat.S), {"trump", "trick"}
+    return _table_html(lang, trump, leader, cards, Seat.S, orders), {"trump", "trick"}
 
 
-def diagram_announcements(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
+def diagram_announcements(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     hand = list(given["hand"])
     label = t(lang, "hand_of", seat=given["seat"]) if given.get("seat") else t(lang, "hand")
     html_ = (f'<p class="bt-caption">{lbl(lang, "trump")}{suit_html(str(given["trump"]), lang)}</p>'
@@ -881,7 +908,7 @@ def _seat_rows(lang: str, hands: Mapping[str, Any]) -> str:
     return f'<table class="bt-grid">{rows}</table>'
 
 
-def diagram_auction(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
+def diagram_auction(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     dealer = _seat(given["dealer"])
     eldest = dealer.next
     calls = list(given.get("calls") or [])
@@ -904,7 +931,7 @@ def _call_html(call: Any, lang: str) -> str:
     return f"<code>{html.escape(str(call))}</code>"
 
 
-def diagram_deal(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
+def diagram_deal(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     dealer = _seat(given["dealer"])
     deck = list(given["deck"])
     head = (f'<p class="bt-caption">{lbl(lang, "dealer")}<b>{dealer.name}</b> · {lbl(lang, "eldest")}'
@@ -913,13 +940,13 @@ def diagram_deal(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
     return head + f'<div class="bt-hand bt-deck">{cards}</div>', {"dealer", "deck"}
 
 
-def _tricks_table(lang: str, trump: str, tricks: Sequence[Mapping[str, Any]]) -> str:
+def _tricks_table(lang: str, trump: str, tricks: Sequence[Mapping[str, Any]], orders: Orders) -> str:
     header = "".join(f"<th>{s.name}</th>" for s in Seat)
     rows = []
     for number, trick in enumerate(tricks, 1):
         leader = _seat(trick["leader"])
         cards = list(trick["cards"])
-        master = _winner_index(cards, trump) if len(cards) else None
+        master = _winner_index(cards, trump, orders) if len(cards) else None
         by_seat: dict[Seat, str] = {}
         for index, card in enumerate(cards):
             extra = "bt-master" if index == master else ""
@@ -931,24 +958,24 @@ def _tricks_table(lang: str, trump: str, tricks: Sequence[Mapping[str, Any]]) ->
             f'<th>{t(lang, "winner")}</th></tr>{"".join(rows)}</table>')
 
 
-def diagram_score(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
+def diagram_score(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     trump = str(given["trump"])
     head = (f'<p class="bt-caption">{lbl(lang, "dealer")}<b>{html.escape(str(given["dealer"]))}</b> · '
             f'{lbl(lang, "taker")}<b>{html.escape(str(given["taker"]))}</b> · {lbl(lang, "trump")}'
             f'{suit_html(trump, lang)}</p>')
-    return head + _tricks_table(lang, trump, given["tricks"]), {"dealer", "taker", "trump", "tricks"}
+    return head + _tricks_table(lang, trump, given["tricks"], orders), {"dealer", "taker", "trump", "tricks"}
 
 
-def diagram_match(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
+def diagram_match(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     parts = []
     for number, deal in enumerate(given["deals"], 1):
-        body, used = diagram_score(deal, lang)
+        body, used = diagram_score(deal, lang, orders)
         rest = _also_given(deal, used, lang)
         parts.append(f'<p class="bt-label">{t(lang, "deal_n", n=number)}</p>{body}{rest}')
     return "".join(parts), {"deals"}
 
 
-def diagram_replay(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
+def diagram_replay(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     dealer = _seat(given["dealer"])
     turned = str(given["turned"])
     calls = list(given.get("calls") or [])
@@ -968,11 +995,12 @@ def diagram_replay(given: Mapping[str, Any], lang: str) -> tuple[str, set[str]]:
     for start in range(0, len(plays), 4):
         cards = plays[start:start + 4]
         tricks.append({"leader": leader.name, "cards": cards})
-        if len(cards) == 4:
-            leader = Seat((leader + _winner_index(cards, trump)) & 3)
+        winner = _winner_index(cards, trump, orders[:1]) if len(cards) == 4 else None
+        if winner is not None:
+            leader = Seat((leader + winner) & 3)
     body = head + hands
     if tricks:
-        body += f'<p class="bt-label">{t(lang, "plays")}</p>' + _tricks_table(lang, trump, tricks)
+        body += f'<p class="bt-label">{t(lang, "plays")}</p>' + _tricks_table(lang, trump, tricks, orders)
     return body, {"dealer", "turned", "calls", "hands", "completion", "plays"}
 
 
@@ -1000,10 +1028,10 @@ def diagram(fixture: Fixture, lang: str) -> str:
     """The card diagram of a fixture's ``given`` (raw HTML); any shape the drawing does not know is listed."""
     given = fixture.given if isinstance(fixture.given, Mapping) else {}
     drawer = DIAGRAMS.get(fixture.kind)
-    body, used = "", set()
+    body, used = "", set[str]()
     if drawer is not None:
         try:
-            body, used = drawer(given, lang)
+            body, used = drawer(given, lang, card_orders(fixture))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             body, used = "", set()
     if not body:
@@ -1159,7 +1187,7 @@ def home_page(data: SiteData, lang: str) -> str:
         count = len(data.parameters_of(slug))
         out.append(f"- [{md(_topic_title(data, slug, lang))}]({rel(path, f'{lang}/rules/{slug}.md')}) ({count})")
     out.append("")
-    out.append(f"- [{t(lang, 'rulesets')}]({rel(path, f'{lang}/rulesets.md')}): "
+    out.append(f"- [{t(lang, 'rulesets')}]({rel(path, f'{lang}/rulesets.md')}){t(lang, 'colon')}"
                + ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in data.rulesets))
     out.append(f"- [{t(lang, 'compare')}]({rel(path, f'{lang}/compare.md')})")
     out.append(f"- [{t(lang, 'examples')}]({rel(path, f'{lang}/examples.md')}) ({len(data.hand)}), "
@@ -1524,7 +1552,7 @@ def _doc_md(data: SiteData, lang: str, path: str, doc: str) -> str:
 
 
 def find_config(config_file: str | os.PathLike[str] | None = None) -> Path:
-    """The site's ``mkdocs.yml``: the one given, else in the current folder, else beside the package.
+    """The site's ``mkdocs.yml``: the one given, else the checkout's (beside the package), else the current folder's.
 
     ``mkdocs.yml`` and ``docs/`` live in the repository, not in the wheel: build from a checkout.
     """
@@ -1533,7 +1561,7 @@ def find_config(config_file: str | os.PathLike[str] | None = None) -> Path:
         if not path.is_file():
             raise BeloteRefError(f"{path}: no such MkDocs configuration file", code="io")
         return path.resolve()
-    for candidate in (Path.cwd() / "mkdocs.yml", Path(__file__).resolve().parent.parent / "mkdocs.yml"):
+    for candidate in (Path(__file__).resolve().parent.parent / "mkdocs.yml", Path.cwd() / "mkdocs.yml"):
         if candidate.is_file():
             return candidate
     raise BeloteRefError("mkdocs.yml not found: run from the belote-ref repository (mkdocs.yml and docs/ are "

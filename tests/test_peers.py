@@ -135,7 +135,7 @@ def test_colver_known_failures_are_still_the_ones_found() -> None:
 
 @needs("belote_cli")
 def test_belote_cli_declines_what_it_cannot_express() -> None:
-    """A deal with a combination nobody declared: belote-cli declares every combination itself."""
+    """An inconsistent deal (a card played twice): belote-cli has no rejection, so the case is skipped, saying why."""
     cases = [case for case in build_cases(load_corpus(), list(house_rulesets("belote_cli").values()))
              if case.fixture.id == "score.cards.duplicate-card-within-a-trick"]
     assert cases

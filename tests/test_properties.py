@@ -673,18 +673,21 @@ def test_record_with_a_changed_card_is_rejected_at_the_right_play(name: str, see
 
 
 def test_record_with_a_wrong_trick_leader_is_rejected() -> None:
+    """Found by the changed-card property: replay used to ignore ``tricks[].leader``."""
     state = deal("classic", 4)
     assert state.score is not None
     record = json.loads(write_record(state))
     trick = record["tricks"][3]
     trick["leader"] = Seat((Seat[trick["leader"]] + 1) & 3).name
     report = replay_line(json.dumps(record), state.rules)
-    assert not report.ok and report.error is not None and report.error.index == 12
+    assert not report.ok and report.error is not None
+    assert (report.error.index, report.error.code) == (12, "wrong_leader")
 
 
 def test_record_without_completion_is_reported_not_raised() -> None:
+    """A taken deal whose record has no ``completion`` used to raise AssertionError in replay."""
     state = deal("classic", 4)
     record = json.loads(write_record(state))
     record["completion"] = None
     report = replay_line(json.dumps(record), state.rules)
-    assert not report.ok
+    assert not report.ok and report.error is not None and report.error.code == "bad_deal"

@@ -293,9 +293,11 @@ return {top: box.top, left: box.left, width: box.width, height: box.height, disp
 
 
 def _is_visible(box: dict[str, Any] | None) -> bool:
-    return bool(box) and box["width"] > 0 and box["height"] > 0 and box["display"] != "none" \
-        and box["visibility"] == "visible" and float(box["opacity"]) > 0 and box["top"] < box["inner"] \
-        and box["top"] + box["height"] > 0
+    if not box:
+        return False
+    return bool(box["width"] > 0 and box["height"] > 0 and box["display"] != "none"
+                and box["visibility"] == "visible" and float(box["opacity"]) > 0
+                and box["top"] < box["inner"] and box["top"] + box["height"] > 0)
 
 
 def _rgb(css: str) -> tuple[int, ...]:
@@ -364,3 +366,22 @@ def test_the_site_in_a_headless_browser(site: Path, served: str, browser: WebDri
     for name in ("site-1-home.png", f"site-2-ruleset-{ruleset.id}.png", "site-3-compare.png",
                  f"site-4-fixture-{fixture.id}.png"):
         assert (shots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_master_is_marked_only_when_every_card_order_agrees() -> None:
+    def trick(orders: list[Any]) -> Fixture:
+        return Fixture(Path("t.yaml"), {
+            "id": "t.orders", "kind": "trick_winner", "title": "The nine against the jack under two orders",
+            "rules": ["cards.trump_order"], "source": {"doc": "x", "quote": "y"}, "provenance": "hand",
+            "given": {"trump": "H", "trick": {"leader": "N", "cards": ["9H", "JH", "AS", "7S"]}},
+            "expect": [{"when": {"cards.trump_order": order}, "result": {"winner": "E"}} for order in orders],
+        })
+
+    classic = list(find_ruleset("classic")["cards.trump_order"])
+    nine_high = ["9", "J", "A", "T", "K", "Q", "8", "7"]
+    agreed = generate_pages(load_site_data([trick([classic])]), []).pages["en/fixtures/t.orders.md"]
+    assert agreed.count("bt-master") == 1 and 'title="JH">J<span class="bt-suit">♥</span>' in agreed.split(
+        "bt-master")[1][:80]
+    split = generate_pages(load_site_data([trick([classic, nine_high])]), []).pages["en/fixtures/t.orders.md"]
+    assert "bt-master" not in split
+
