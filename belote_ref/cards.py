@@ -268,6 +268,9 @@ class Team(enum.Enum):
     NS = "NS"
     EW = "EW"
 
+    # Members are singletons: hash by identity in C, not by name in Python (enum.Enum.__hash__).
+    __hash__ = object.__hash__
+
     @property
     def other(self) -> Team:
         """The opposing team."""

@@ -27,7 +27,7 @@ from typing import Literal
 from belote_ref.announcements import Declaration
 from belote_ref.cards import DECK, SUIT_LETTERS, Card, CardSet, Seat, Suit
 from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError
-from belote_ref.play import Trick, explain_illegal, legal_mask, trick_winner
+from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask, trick_winner
 from belote_ref.rules import Ruleset
 from belote_ref.scoring import DealScore, score_deal
 
@@ -42,12 +42,27 @@ __all__ = [
 ]
 
 FIRST_DEAL_CARDS = 20
+_SEVENS = 0x01010101  # the 7 of each suit: rank 0 of suits S H D C
+_SEATS = tuple(Seat)
 
 
 def _check_deck(deck: Sequence[Card]) -> None:
     if len(deck) != 32 or len(set(deck)) != 32:
         raise BeloteRefError(f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
                              code="bad_deck")
+
+
+def _deal_masks(packets: Sequence[int], start: int, deck: Sequence[Card], position: int,
+                masks: list[int], sizes: Sequence[int] | None = None) -> int:
+    """Deal packets round the table from seat ``start``, adding to ``masks``; return the next position."""
+    for size in packets:
+        for offset in range(4):
+            seat = (start + offset) & 3
+            count = sizes[seat] if sizes is not None else size
+            for card in deck[position:position + count]:
+                masks[seat] |= 1 << card
+            position += count
+    return position
 
 
 def deal_first_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> tuple[dict[Seat, CardSet], Card]:
@@ -57,16 +72,9 @@ def deal_first_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> tupl
     the 32 cards once each.
     """
     _check_deck(deck)
-    packets = rules["deal.first_packets"][0]
-    eldest = dealer.next
-    hands: dict[Seat, list[Card]] = {seat: [] for seat in Seat}
-    position = 0
-    for size in packets:
-        for offset in range(4):
-            seat = Seat((eldest + offset) & 3)
-            hands[seat].extend(deck[position:position + size])
-            position += size
-    return {seat: CardSet(cards) for seat, cards in hands.items()}, deck[position]
+    masks = [0, 0, 0, 0]
+    position = _deal_masks(rules["deal.first_packets"][0], dealer.next, deck, 0, masks)
+    return {seat: CardSet(masks[seat]) for seat in Seat}, deck[position]
 
 
 def complete_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat) -> dict[Seat, CardSet]:
@@ -75,16 +83,17 @@ def complete_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Se
     Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_deck``) on a bad deck.
     """
     first, turned = deal_first_hands(rules, dealer, deck)
-    hands = {seat: set(cards) for seat, cards in first.items()}
-    hands[taker].add(turned)
+    return _completed(rules, dealer, deck, taker, [first[seat].mask for seat in Seat], turned)
+
+
+def _completed(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat, first: list[int],
+               turned: Card) -> dict[Seat, CardSet]:
+    masks = list(first)
+    masks[taker] |= 1 << turned
     start = taker if rules["deal.completion_start"] == "taker_first" else dealer.next
-    position = FIRST_DEAL_CARDS + 1
-    for offset in range(4):
-        seat = Seat((start + offset) & 3)
-        size = 2 if seat == taker else 3
-        hands[seat].update(deck[position:position + size])
-        position += size
-    return {seat: CardSet(cards) for seat, cards in hands.items()}
+    sizes = [2 if seat == taker else 3 for seat in range(4)]
+    _deal_masks((0,), start, deck, FIRST_DEAL_CARDS + 1, masks, sizes)
+    return {seat: CardSet(masks[seat]) for seat in Seat}
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,14 +325,14 @@ class DealState:
             full = {seat: self.first_hands[seat] | self._completion[seat] for seat in Seat}
             full[taker] = full[taker] | CardSet([self.turned])
         elif self._deck is not None:
-            full = complete_hands(self.rules, self.dealer, self._deck, taker)
+            full = _completed(self.rules, self.dealer, self._deck, taker,
+                              [self.first_hands[seat].mask for seat in Seat], self.turned)
         else:
             raise BeloteRefError("someone took, but the completion cards are not given", code="bad_deal")
         self.full_hands = full
         self.hands = [full[seat].mask for seat in Seat]
-        sevens = CardSet(card for card in DECK if card.rank == 0).mask
         if self.rules["announcements.carre_of_sevens"] == "redeal" and any(
-                hand & sevens == sevens for hand in self.hands):
+                hand & _SEVENS == _SEVENS for hand in self.hands):
             # A misdeal-like void deal: the same dealer deals again (rules.md §1.14).
             self.phase = Phase.REDEAL
             return
@@ -368,7 +377,7 @@ class DealState:
         if self.phase is Phase.AUCTION:
             return self.auction.status.next
         if self.phase is Phase.PLAY:
-            return Seat((self.leader + len(self.trick_cards)) & 3)
+            return _SEATS[(self.leader + len(self.trick_cards)) & 3]
         return None
 
     @property
@@ -417,10 +426,10 @@ class DealState:
         self.plays.append(card)
         self.trick_cards.append(card)
         if len(self.trick_cards) == 4:
-            trick = Trick(self.leader, tuple(self.trick_cards))
-            self.tricks.append(trick)
+            cards = tuple(self.trick_cards)
+            self.tricks.append(Trick(self.leader, cards))
             assert self.trump is not None
-            self.leader = trick_winner(self.rules, self.trump, trick)
+            self.leader = _SEATS[(self.leader + _winning_index(self.rules.strength[self.trump], cards)) & 3]
             self.trick_cards = []
             if len(self.tricks) == 8:
                 self._finish()
@@ -430,5 +439,6 @@ class DealState:
         self.score = score_deal(
             self.rules, dealer=self.dealer, taker=self.taker, trump=self.trump, tricks=self.tricks,
             belote=self.belote, announcements=self.declarations, pot=self.pot, final_deal=self.final_deal,
+            validate=False,
         )
         self.phase = Phase.SCORED

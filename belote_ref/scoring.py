@@ -23,14 +23,14 @@ to its :attr:`DealScore.deal_score` (lines worth 0 explain a decision or a loss)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from belote_ref.announcements import Declaration, announcement_points, make_combination
 from belote_ref.cards import Card, Rank, Seat, Suit, Team
 from belote_ref.errors import BeloteRefError
-from belote_ref.play import Trick, trick_winner
+from belote_ref.play import Trick, _winning_index, trick_winner
 from belote_ref.rules import Ruleset
 
 __all__ = [
@@ -47,6 +47,7 @@ Contract = Literal["made", "down", "litige", "replay"]
 
 _ON_TIE: dict[str, Contract] = {"litige": "litige", "takers_fail": "down", "takers_succeed": "made", "replay_deal": "replay"}
 TRICKS_PER_DEAL = 8
+_SEATS = tuple(Seat)
 CARDS_PER_TRICK = 4
 _TEAMS = (Team.NS, Team.EW)
 
@@ -145,8 +146,7 @@ def deal_total(rules: Ruleset, trump: Suit) -> int:
 # ---------------------------------------------------------------------------- validation
 
 
-@dataclass(frozen=True, slots=True)
-class _Play:
+class _Play(NamedTuple):
     seat: Seat
     position: int  # 0..31 in play order
 
@@ -165,6 +165,8 @@ def _check_tricks(
     winners: list[Seat] = []
     plays: dict[int, _Play] = {}
     leader = dealer.next
+    strength = rules.strength[trump]
+    seen = 0
     for index, trick in enumerate(tricks[:TRICKS_PER_DEAL]):
         if len(trick.cards) != CARDS_PER_TRICK:
             raise InconsistentDealError(
@@ -172,13 +174,16 @@ def _check_tricks(
                 code="wrong_trick_count",
                 index=index,
             )
-        for offset, card in enumerate(trick.cards):
-            if card in plays or card in trick.cards[:offset]:
-                raise InconsistentDealError(
-                    f"card {card} is played twice (again in trick {index + 1})",
-                    code="duplicate_card",
-                    index=index,
-                )
+        trick_mask = 0
+        for card in trick.cards:
+            trick_mask |= 1 << card
+        if trick_mask & seen or trick_mask.bit_count() != CARDS_PER_TRICK:
+            card = next(c for offset, c in enumerate(trick.cards) if seen >> c & 1 or c in trick.cards[:offset])
+            raise InconsistentDealError(
+                f"card {card} is played twice (again in trick {index + 1})",
+                code="duplicate_card",
+                index=index,
+            )
         if trick.leader != leader:
             expected = "eldest (the seat after the dealer)" if index == 0 else "the winner of the previous trick"
             raise InconsistentDealError(
@@ -186,9 +191,12 @@ def _check_tricks(
                 code="wrong_leader",
                 index=index,
             )
+        first = trick.leader
+        base = index * CARDS_PER_TRICK
         for offset, card in enumerate(trick.cards):
-            plays[card] = _Play(trick.seat_of(offset), index * CARDS_PER_TRICK + offset)
-        leader = trick_winner(rules, trump, trick)
+            plays[card] = _Play(_SEATS[(first + offset) & 3], base + offset)
+        seen |= trick_mask
+        leader = _SEATS[(first + _winning_index(strength, trick.cards)) & 3]
         winners.append(leader)
     if len(tricks) != TRICKS_PER_DEAL:
         raise InconsistentDealError(
@@ -199,14 +207,44 @@ def _check_tricks(
     return tuple(winners), plays
 
 
-def _belote_holder(trump: Suit, plays: dict[int, _Play]) -> Seat | None:
+class _TrustedPlays:
+    """Who played each card, read off consistent tricks on demand (a few look-ups per deal)."""
+
+    __slots__ = ("_tricks",)
+
+    def __init__(self, tricks: Sequence[Trick]) -> None:
+        self._tricks = tricks
+
+    def get(self, card: int) -> _Play | None:
+        for number, trick in enumerate(self._tricks):
+            cards = trick.cards
+            if card in cards:
+                offset = cards.index(card)
+                return _Play(_SEATS[(trick.leader + offset) & 3], number * CARDS_PER_TRICK + offset)
+        return None
+
+    def __getitem__(self, card: int) -> _Play:
+        play = self.get(card)
+        if play is None:
+            raise KeyError(card)
+        return play
+
+
+def _trusted_tricks(rules: Ruleset, trump: Suit, tricks: Sequence[Trick]) -> tuple[tuple[Seat, ...], _TrustedPlays]:
+    """Trick winners and who played each card, for tricks already known to be consistent."""
+    strength = rules.strength[trump]
+    winners = tuple(_SEATS[(trick.leader + _winning_index(strength, trick.cards)) & 3] for trick in tricks)
+    return winners, _TrustedPlays(tricks)
+
+
+def _belote_holder(trump: Suit, plays: Mapping[int, _Play] | _TrustedPlays) -> Seat | None:
     """The seat that played both the king and the queen of trumps, or ``None``."""
     king, queen = plays[Card.of(Rank.KING, trump)], plays[Card.of(Rank.QUEEN, trump)]
     return king.seat if king.seat == queen.seat else None
 
 
 def _check_declarations(
-    rules: Ruleset, trump: Suit, declarations: Sequence[Declaration], plays: dict[int, _Play]
+    rules: Ruleset, trump: Suit, declarations: Sequence[Declaration], plays: Mapping[int, _Play] | _TrustedPlays
 ) -> list[Declaration]:
     """Re-derive every declaration from the cards its seat played; return the rebuilt declarations.
 
@@ -321,6 +359,7 @@ def score_deal(
     announcements: Sequence[Declaration] = (),
     pot: int = 0,
     final_deal: bool = False,
+    validate: bool = True,
 ) -> DealScore:
     """Score one played deal and return the itemised :class:`DealScore`.
 
@@ -378,9 +417,11 @@ def score_deal(
     ``wrong_leader`` (index = trick index, the first problem in deal order; within a trick the
     card count, then duplicates, then the leader are checked), ``bad_belote`` (``belote`` names a seat that did not play both the king and the
     queen of trumps, in every ``belote.announcement`` mode; index 0), ``bad_announcement``
-    (index = declaration index).
+    (index = declaration index). ``validate=False`` skips the checks of the tricks (count,
+    repeated cards, leaders) for tricks a :class:`~belote_ref.deal.DealState` built and so
+    guarantees; the belote and the declarations are still checked.
     """
-    winners, plays = _check_tricks(rules, dealer, trump, tricks)
+    winners, plays = _check_tricks(rules, dealer, trump, tricks) if validate else _trusted_tricks(rules, trump, tricks)
     holder = _belote_holder(trump, plays)
     if belote is not None and belote != holder:
         raise InconsistentDealError(

@@ -560,6 +560,7 @@ class SiteData:
     fixtures: list[Fixture]
     topics: list[tuple[str, tuple[str, ...], str, str]]
     branches: dict[str, dict[str, int | None]] = field(default_factory=dict)
+    hand_pages: frozenset[str] = frozenset()
 
     @property
     def classic(self) -> Ruleset:
@@ -1089,8 +1090,9 @@ class Site:
 def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ()) -> Site:
     """Every generated page and the nav (``hand_pages``: the hand-written pages found in ``docs/``)."""
     data = data or load_site_data()
-    pages: dict[str, str] = {"index.md": landing_page(data)}
     hand_pages = sorted(hand_pages)
+    data.hand_pages = frozenset(hand_pages)
+    pages: dict[str, str] = {"index.md": landing_page(data)}
     for lang in LANGUAGES:
         pages[f"{lang}/index.md"] = home_page(data, lang)
         for slug, _, _, _ in data.topics:
@@ -1161,14 +1163,16 @@ def landing_page(data: SiteData) -> str:
         lines.append(f"    [{t(lang, 'rulesets')}]({lang}/rulesets.md) · [{t(lang, 'compare_short')}]({lang}/compare.md)"
                      f" · [{t(lang, 'examples')}]({lang}/examples.md)")
         lines.append("")
-    lines.append("-   **For a club, pour un club**")
+    lines.append("-   **belote-ref**")
     lines.append("")
-    lines.append("    [Write your house rules](house-rules.md) · [Écrire ses règles maison](fr/house-rules.md)")
-    lines.append("")
-    lines.append("    **For an app author, pour un développeur**")
-    lines.append("")
-    lines.append("    [Checking an implementation](protocol.md) · [Vérifier une implémentation](fr/protocol.md)")
-    lines.append("")
+    if "house-rules.md" in data.hand_pages:
+        lines.append("    For a club, pour un club : [Write your house rules](house-rules.md) · "
+                     "[Écrire ses règles maison](fr/house-rules.md)")
+        lines.append("")
+    if "protocol.md" in data.hand_pages:
+        lines.append("    For an app author, pour un développeur : [Checking an implementation](protocol.md) · "
+                     "[Vérifier une implémentation](fr/protocol.md)")
+        lines.append("")
     lines.append(f"    {len(data.registry.parameters)} parameters, paramètres · {len(data.rulesets)} rulesets, "
                  f"variantes · {len(data.hand)} worked examples, exemples commentés · {len(data.engine)} "
                  "regression deals, donnes de non-régression")
@@ -1192,7 +1196,7 @@ def home_page(data: SiteData, lang: str) -> str:
     out.append(f"- [{t(lang, 'compare')}]({rel(path, f'{lang}/compare.md')})")
     out.append(f"- [{t(lang, 'examples')}]({rel(path, f'{lang}/examples.md')}) ({len(data.hand)}), "
                f"[{t(lang, 'regression')}]({rel(path, f'{lang}/regression.md')}) ({len(data.engine)})")
-    for name in ("house-rules.md", "protocol.md"):
+    for name in sorted(data.hand_pages & set(HAND_PAGE_TITLES)):
         target = name if lang == "en" else f"{lang}/{name}"
         out.append(f"- [{t(lang, HAND_PAGE_TITLES[name])}]({rel(path, target)})")
     out.append(f"- [{t(lang, 'sources')}]({rel(path, f'{lang}/sources.md')})")
@@ -1347,9 +1351,11 @@ def ruleset_fixtures(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> 
 
 def rulesets_page(data: SiteData, lang: str) -> str:
     path = f"{lang}/rulesets.md"
-    out = [f"# {t(lang, 'rulesets')}", "", _lang_switch(path, lang),
-           t(lang, "rulesets_intro", house=t(lang, "house_rules"),
-             house_link=rel(path, "house-rules.md" if lang == "en" else f"{lang}/house-rules.md")), "",
+    intro = t(lang, "rulesets_intro", house=t(lang, "house_rules"),
+              house_link=rel(path, "house-rules.md" if lang == "en" else f"{lang}/house-rules.md"))
+    if "house-rules.md" not in data.hand_pages:
+        intro = intro.split(" (")[0] + "."
+    out = [f"# {t(lang, 'rulesets')}", "", _lang_switch(path, lang), intro, "",
            f"| {t(lang, 'title_col')} | {t(lang, 'id')} | {t(lang, 'changes_col')} |", "|---|---|---|"]
     for ruleset in data.rulesets:
         changes = data.changes(ruleset)

@@ -79,6 +79,8 @@ def test_strict_build_has_a_page_per_ruleset_topic_and_hand_fixture_in_both_lang
         for fixture in data.hand:
             assert (site / lang / "fixtures" / fixture.id / "index.html").is_file(), f"{lang} fixture {fixture.id}"
     assert (site / "fr" / "house-rules" / "index.html").is_file()
+    landing = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="house-rules/"' in landing and 'href="fr/protocol/"' in landing
 
 
 def test_every_parameter_has_a_section_whose_anchor_is_its_id(site: Path) -> None:
