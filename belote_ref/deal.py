@@ -210,6 +210,9 @@ class Phase(enum.Enum):
     REDEAL = "redeal"
 
 
+_PLAYING = Phase.PLAY
+
+
 class DealState:
     """One deal from the first distribution to the score: auction, completion, declarations, 32 plays.
 
@@ -399,10 +402,10 @@ class DealState:
         ``illegal_play``) with a message such as ``trick 4, E played 8C: must overtrump
         (play.undertrump_over_opponent); legal: 9H JH``.
         """
-        seat = self.current_seat
-        if self.phase is not Phase.PLAY or seat is None or self.trump is None:
+        if self.phase is not _PLAYING or self.trump is None:
             raise IllegalPlayError(f"no card can be played now (phase {self.phase.value})", code="illegal_play",
                                    index=len(self.plays))
+        seat = _SEATS[(self.leader + len(self.trick_cards)) & 3]
         hand_mask = self.hands[seat]
         if legal_mask(self.rules, self.trump, hand_mask, self.leader, tuple(self.trick_cards)) >> card & 1:
             self.play_unchecked(card)
