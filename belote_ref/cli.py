@@ -133,7 +133,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from belote_ref.simulate import random_deal, random_deals
 
     rules = resolve_ruleset(args.ruleset)
-    records = []
+    records: list[dict[str, Any]] = []
     if args.match:
         match = Match(rules)
         rng = random.Random(args.seed)

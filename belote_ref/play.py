@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Any, Final
 
 from belote_ref.cards import CARDS, SUIT_LETTERS, Card, CardSet, Seat, Suit
 from belote_ref.registry import load_registry
@@ -118,7 +118,7 @@ _UP_MODES: Final = {"allowed": _UP_ALLOWED, "only_if_hand_is_all_trumps": _UP_AL
 
 # Per-ruleset compiled tables, keyed by ``id(rules)``. Each entry holds a strong reference to its
 # ruleset (last item), so an id cannot be reused by another object while its entry exists.
-_FAST: dict[int, tuple[object, ...]] = {}
+_FAST: dict[int, Any] = {}
 _FAST_LIMIT: Final = 256
 
 _PerTrump = tuple[
@@ -213,10 +213,10 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
     n = len(cards)
     if not n:
         return hand_mask
-    entry = _FAST.get(id(rules))
+    entry: Any = _FAST.get(id(rules))
     if entry is None:
         entry = _compile_fast(rules)
-    effs, above, tmask, head, pme, tlo_relaxed, opp_optional, up_mode = entry[trump]  # type: ignore[misc]
+    effs, above, tmask, head, pme, tlo_relaxed, opp_optional, up_mode = entry[trump]
     w = cards[0]
     led = w >> 3
     eff = effs[led]

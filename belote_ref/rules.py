@@ -391,11 +391,14 @@ _TYPE_NAMES = {"boolean": "true or false", "integer": "an integer", "string": "a
 
 def _schema_diagnostic(located: Located, error: jsonschema.ValidationError, registry: Registry) -> Diagnostic:
     path: KeyPath = tuple(error.absolute_path)
-    found = _describe(error.instance)
+    instance: Any = error.instance
+    schema: Any = error.schema
+    expected: Any = error.validator_value
+    found = _describe(instance)
     validator = error.validator
     if validator == "additionalProperties":
-        allowed = list(error.schema.get("properties", {}))
-        extras = [key for key in error.instance if key not in allowed]
+        allowed = list(schema.get("properties", {}))
+        extras = [key for key in instance if key not in allowed]
         key = extras[0]
         full = ".".join(str(p) for p in (*path, key))
         if not path and "." in key and key in registry:
@@ -408,24 +411,24 @@ def _schema_diagnostic(located: Located, error: jsonschema.ValidationError, regi
             message = f"unknown key {key!r}{_did_you_mean(key, allowed)}; expected metadata ({', '.join(METADATA_KEYS)}) or a parameter area ({', '.join(registry.areas())})"
         return located.diagnostic((*path, key), message, "schema.unknown")
     if validator == "required":
-        missing = [key for key in error.validator_value if key not in error.instance]
+        missing = [key for key in expected if key not in instance]
         return located.diagnostic(path, f"missing required key {missing[0]!r}", "schema.required")
     if validator == "enum":
-        choices = ", ".join(json.dumps(v) if not isinstance(v, str) else v for v in error.validator_value)
+        choices = ", ".join(json.dumps(v) if not isinstance(v, str) else v for v in expected)
         return located.diagnostic(path, f"expected one of {choices}; found {found}", "schema.enum")
     if validator == "type":
-        expected = error.validator_value
+        expected = expected
         names = [expected] if isinstance(expected, str) else expected
         return located.diagnostic(path, f"expected {' or '.join(_TYPE_NAMES.get(n, n) for n in names)}; found {found}", "schema.type")
     if validator in ("minimum", "maximum"):
         sign = ">=" if validator == "minimum" else "<="
-        return located.diagnostic(path, f"expected an integer {sign} {error.validator_value}; found {error.instance}", "schema.range")
+        return located.diagnostic(path, f"expected an integer {sign} {expected}; found {instance}", "schema.range")
     if validator in ("minItems", "maxItems"):
-        return located.diagnostic(path, f"expected {'at least' if validator == 'minItems' else 'at most'} {error.validator_value} items; found {len(error.instance)}", "schema.items")
+        return located.diagnostic(path, f"expected {'at least' if validator == 'minItems' else 'at most'} {expected} items; found {len(instance)}", "schema.items")
     if validator == "uniqueItems":
         return located.diagnostic(path, f"expected every item once (a permutation); found {found}", "schema.unique")
     if validator == "pattern":
-        return located.diagnostic(path, f"expected text matching {error.validator_value}; found {found}", "schema.pattern")
+        return located.diagnostic(path, f"expected text matching {expected}; found {found}", "schema.pattern")
     if validator == "oneOf" and path and path[0] in ("title", "description"):
         return located.diagnostic(path, f"expected a string or a mapping {{en: ..., fr: ...}}; found {found}", "schema.type")
     return located.diagnostic(path, f"{error.message}", f"schema.{validator}")

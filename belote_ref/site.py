@@ -40,14 +40,20 @@ from typing import Any
 
 from belote_ref.cards import Seat
 from belote_ref.conformance.corpus import Fixture, load_corpus, predicate_holds
+from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
 from belote_ref.errors import BeloteRefError
 from belote_ref.registry import Parameter, Registry, load_registry
 from belote_ref.rules import Ruleset, find_ruleset, iter_changes, shipped_rulesets
 
-__all__ = ["LANGUAGES", "SiteData", "build_site", "find_config", "generate_pages", "load_site_data", "serve_site",
-           "write_tree"]
+__all__ = ["LANGUAGES", "REPORTS_DIR", "Report", "SiteData", "build_site", "find_config", "generate_pages",
+           "load_reports", "load_site_data", "serve_site", "write_tree"]
 
 LANGUAGES = ("en", "fr")
+
+# The checkout's committed conformance reports of real implementations (``*.jsonl``), shown on the
+# implementations page; absent from an installed wheel, where the page says there is none yet.
+CHECKOUT = Path(__file__).resolve().parent.parent
+REPORTS_DIR = CHECKOUT / "conformance" / "reports"
 
 # ------------------------------------------------------------------------------- fixed wording
 #
@@ -342,6 +348,38 @@ TEXT: dict[str, dict[str, str]] = {
         "where": "Where to look",
         "cards_label": "Cards",
         "answer_for": "Expected answer",
+        "implementations": "Implementations",
+        "impl_title": "Implementations checked against the suite",
+        "impl_intro": "Conformance reports of real Belote implementations: each was run through its adapter by "
+                      "`belote-ref conformance run --report` and the report committed in `conformance/reports/`. "
+                      "This page is generated from those reports. In a matrix, a row is a kind of case and a "
+                      "column a ruleset; a cell gives the cases passed out of the cases sent, then those not sent "
+                      "(`n/a`: the implementation does not support that kind or those rule values), skipped "
+                      "(`skip`: sent, but the implementation cannot express the case) and failed. A highlighted "
+                      "cell has failures; the failing cases follow each matrix, linked to their fixtures.",
+        "impl_none": "No conformance report has been committed yet: this page lists the implementations "
+                     "checked against the suite once their reports are in `conformance/reports/`.",
+        "impl_none_how": "How to check one: [{protocol}]({link}).",
+        "summary": "Summary",
+        "implementation": "Implementation",
+        "version": "Version",
+        "language": "Language",
+        "passed_sent": "Passed / sent",
+        "result": "Result",
+        "result_ok": "no failure",
+        "result_bad": "{n} failing",
+        "report_file": "Report",
+        "suite": "Suite",
+        "run_on": "Run on",
+        "explained": "Every failure is explained in",
+        "matrix": "Kind × ruleset",
+        "all_kinds": "All kinds",
+        "adapter_rulesets": "Rulesets of the adapter, not shipped with belote-ref",
+        "failing": "Failing cases",
+        "no_failing": "No failing case.",
+        "fixture": "Fixture",
+        "failing_under": "Fails under",
+        "not_in_corpus": "not in the current corpus",
     },
     "fr": {
         "lang_name": "Français",
@@ -467,6 +505,40 @@ TEXT: dict[str, dict[str, str]] = {
         "where": "Où chercher",
         "cards_label": "Cartes",
         "answer_for": "Réponse attendue",
+        "implementations": "Implémentations",
+        "impl_title": "Les implémentations vérifiées",
+        "impl_intro": "Les rapports de conformité d'implémentations réelles de la belote : chacune a été vérifiée "
+                      "à travers son adaptateur par `belote-ref conformance run --report`, et le rapport versé "
+                      "dans `conformance/reports/`. Cette page est produite à partir de ces rapports. Dans un "
+                      "tableau, une ligne est une nature de cas et une colonne une variante ; une case donne les "
+                      "cas réussis sur les cas envoyés, puis ceux qui n'ont pas été envoyés (`n/a` : "
+                      "l'implémentation ne gère pas cette nature de cas ou ces valeurs de règles), ceux qu'elle a "
+                      "passés (`skip` : envoyés, mais l'implémentation ne sait pas exprimer le cas) et les échecs. "
+                      "Une case surlignée contient des échecs ; les cas en échec suivent chaque tableau, avec un "
+                      "lien vers leur exemple.",
+        "impl_none": "Aucun rapport de conformité n'a encore été versé : cette page liste les implémentations "
+                     "vérifiées dès que leurs rapports sont dans `conformance/reports/`.",
+        "impl_none_how": "Comment en vérifier une : [{protocol}]({link}).",
+        "summary": "Résumé",
+        "implementation": "Implémentation",
+        "version": "Version",
+        "language": "Langage",
+        "passed_sent": "Réussis / envoyés",
+        "result": "Résultat",
+        "result_ok": "aucun échec",
+        "result_bad": "{n} en échec",
+        "report_file": "Rapport",
+        "suite": "Suite",
+        "run_on": "Lancé le",
+        "explained": "Chaque échec est expliqué dans",
+        "matrix": "Nature × variante",
+        "all_kinds": "Toutes natures",
+        "adapter_rulesets": "Variantes de l'adaptateur, non livrées avec belote-ref",
+        "failing": "Cas en échec",
+        "no_failing": "Aucun cas en échec.",
+        "fixture": "Exemple",
+        "failing_under": "Échoue sous",
+        "not_in_corpus": "absent du corpus actuel",
     },
 }
 
@@ -561,6 +633,7 @@ class SiteData:
     topics: list[tuple[str, tuple[str, ...], str, str]]
     branches: dict[str, dict[str, int | None]] = field(default_factory=dict)
     hand_pages: frozenset[str] = frozenset()
+    reports: list[Report] = field(default_factory=list)
 
     @property
     def classic(self) -> Ruleset:
@@ -611,8 +684,13 @@ def branch_index(fixture: Fixture, params: Mapping[str, Any]) -> int | None:
     return None
 
 
-def load_site_data(fixtures: Iterable[Fixture] | None = None) -> SiteData:
-    """Load the registry, the shipped rulesets and the corpus (valid fixtures, first of each id)."""
+def load_site_data(fixtures: Iterable[Fixture] | None = None,
+                   reports_dir: str | os.PathLike[str] | None = None) -> SiteData:
+    """Load the registry, the shipped rulesets, the corpus (valid fixtures, first of each id) and the reports.
+
+    ``reports_dir`` holds the conformance reports (default :data:`REPORTS_DIR`); a malformed report
+    raises :class:`~belote_ref.errors.BeloteRefError` (code ``docs``) naming its file and line.
+    """
     registry = load_registry()
     rulesets = [find_ruleset(ruleset_id) for ruleset_id in shipped_rulesets()]
     seen: set[str] = set()
@@ -624,10 +702,141 @@ def load_site_data(fixtures: Iterable[Fixture] | None = None) -> SiteData:
     areas = {p.area for p in registry.parameters.values()}
     known = {a for _, topic_areas, _, _ in TOPICS for a in topic_areas}
     topics = list(TOPICS) + ([OTHER_TOPIC] if areas - known else [])
-    data = SiteData(registry, rulesets, unique, topics)
+    data = SiteData(registry, rulesets, unique, topics, reports=load_reports(reports_dir))
     for fixture in unique:
         data.branches[fixture.id] = {r.id: branch_index(fixture, r.params) for r in rulesets}
     return data
+
+
+# ------------------------------------------------------------------------ conformance reports
+
+
+@dataclass(frozen=True)
+class Report:
+    """One committed conformance report (``schema/report.schema.json``), checked line by line."""
+
+    path: Path
+    header: Mapping[str, Any]
+    cases: list[Mapping[str, Any]]
+    footer: Mapping[str, Any]
+
+    @property
+    def adapter(self) -> Mapping[str, Any]:
+        return self.header["adapter"]
+
+    @property
+    def name(self) -> str:
+        return str(self.adapter["name"])
+
+    @property
+    def version(self) -> str:
+        version = self.adapter.get("version")
+        return "" if version is None else str(version)
+
+    @property
+    def anchor(self) -> str:
+        """The id of the report's section: its file name without ``.jsonl``, made safe for an anchor."""
+        return "impl-" + (re.sub(r"[^A-Za-z0-9_.-]+", "-", self.path.stem).strip("-") or "report")
+
+    @property
+    def failing(self) -> list[Mapping[str, Any]]:
+        return [case for case in self.cases if case["outcome"] in BAD_OUTCOMES]
+
+
+def _shown_path(path: Path) -> str:
+    """A report's path as a message shows it: from the checkout when it is in it."""
+    try:
+        return path.resolve().relative_to(CHECKOUT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _bad_report(path: Path, number: int, what: str) -> BeloteRefError:
+    return BeloteRefError(f"malformed conformance report {_shown_path(path)}:{number}: {what}", code="docs")
+
+
+def _check_case(path: Path, number: int, line: Mapping[str, Any]) -> None:
+    for key in ("id", "kind", "ruleset"):
+        if not isinstance(line.get(key), str) or not line[key].strip():
+            raise _bad_report(path, number, f"a case line needs a non-empty string {key!r}")
+    if line.get("outcome") not in OUTCOMES:
+        raise _bad_report(path, number, f"unknown outcome {line.get('outcome')!r} (one of {', '.join(OUTCOMES)})")
+    rules = line.get("rules", [])
+    if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
+        raise _bad_report(path, number, "'rules' must be a list of parameter ids")
+    if line.get("provenance", "hand") not in ("hand", "engine"):
+        raise _bad_report(path, number, f"unknown provenance {line.get('provenance')!r} (hand or engine)")
+
+
+def load_report(path: str | os.PathLike[str]) -> Report:
+    """Read and check one JSON Lines report; a malformed one raises :class:`BeloteRefError` naming the line.
+
+    Besides the schema's shape, the header must come first and name its adapter, the footer must
+    come last, and the footer's counts must be those of the case lines.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise BeloteRefError(f"conformance report {_shown_path(path)}: cannot read: {reason}", code="docs") from None
+    header: Mapping[str, Any] | None = None
+    footer: Mapping[str, Any] | None = None
+    cases: list[Mapping[str, Any]] = []
+    number = 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise _bad_report(path, number, f"not JSON: {error.msg} (column {error.colno})") from None
+        kind = line.get("type") if isinstance(line, dict) else None
+        if kind not in ("header", "case", "footer"):
+            raise _bad_report(path, number, "not a report line (a JSON object whose type is header, case or footer)")
+        if footer is not None:
+            raise _bad_report(path, number, "a line after the footer")
+        if header is None and kind != "header":
+            raise _bad_report(path, number, "a report starts with its header line")
+        if kind == "header":
+            if header is not None:
+                raise _bad_report(path, number, "a second header line")
+            adapter = line.get("adapter")
+            if not isinstance(adapter, dict) or not isinstance(adapter.get("name"), str) or not adapter["name"].strip():
+                raise _bad_report(path, number, "the header's adapter has no name")
+            if not isinstance(adapter.get("version", ""), (str, int, float)):
+                raise _bad_report(path, number, "the header's adapter version is not a string")
+            header = line
+        elif kind == "case":
+            _check_case(path, number, line)
+            cases.append(line)
+        else:
+            counts = line.get("counts")
+            if not isinstance(counts, dict) or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                       for v in counts.values()):
+                raise _bad_report(path, number, "the footer's counts must be an object of whole numbers")
+            for outcome in OUTCOMES:
+                found = sum(1 for case in cases if case["outcome"] == outcome)
+                if counts.get(outcome, 0) != found:
+                    raise _bad_report(path, number, f"the footer counts {counts.get(outcome, 0)} {outcome} "
+                                                    f"but the report has {found} such case lines")
+            if line.get("ok") is not (not any(case["outcome"] in BAD_OUTCOMES for case in cases)):
+                raise _bad_report(path, number, f"the footer's ok is {json.dumps(line.get('ok'))} but the "
+                                                "case lines say otherwise")
+            footer = line
+    if header is None:
+        raise _bad_report(path, max(number, 1), "empty: a report starts with its header line")
+    if footer is None:
+        raise _bad_report(path, number, "the report ends without its footer line (an interrupted run?)")
+    return Report(path, header, cases, footer)
+
+
+def load_reports(reports_dir: str | os.PathLike[str] | None = None) -> list[Report]:
+    """Every ``*.jsonl`` report in ``reports_dir`` (default :data:`REPORTS_DIR`), by file name; none if no folder."""
+    folder = Path(reports_dir) if reports_dir is not None else REPORTS_DIR
+    if not folder.is_dir():
+        return []
+    return [load_report(path) for path in sorted(folder.glob("*.jsonl"))]
 
 
 # ----------------------------------------------------------------------------- text and links

@@ -135,6 +135,13 @@ class TestCli:
         assert main(["replay", str(out)]) == 0
         assert "50 deal(s) replayed: every event legal, every recorded result agrees" in capsys.readouterr().out
 
+    def test_thousand_classic_deals_replay_clean(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        # The issue's own check: `play --count 1000 --seed 1` then `replay` agree on every deal.
+        out = tmp_path / "deals.jsonl"
+        assert main(["play", "--ruleset", "classic", "--count", "1000", "--seed", "1", "--out", str(out)]) == 0
+        assert main(["replay", str(out)]) == 0
+        assert "1000 deal(s) replayed: every event legal, every recorded result agrees" in capsys.readouterr().out
+
     def test_play_is_deterministic(self, tmp_path: Path) -> None:
         first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
         main(["play", "--ruleset", "pagat", "--count", "20", "--seed", "3", "--out", str(first)])
