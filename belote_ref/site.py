@@ -15,7 +15,10 @@ The site has an English section (``en/``) and a French one (``fr/``) with the sa
 - ``<lang>/fixtures/<fixture-id>.md``: one worked example per hand fixture (card diagram, expected
   answer per branch, note, source, raw JSON); ``<lang>/examples.md`` groups them by rule and
   ``<lang>/regression.md`` lists the engine-generated regression fixtures;
-- ``<lang>/sources.md``: the sources cited by the registry, one anchor per source id.
+- ``<lang>/sources.md``: the sources cited by the registry, one anchor per source id;
+- ``<lang>/implementations.md``: the committed conformance reports of real implementations
+  (``conformance/reports/*.jsonl``): per report a matrix kind x ruleset and the failing cases, each
+  linked to its fixture. A malformed report fails the build with its file and line.
 
 MkDocs and Material for MkDocs are the optional extra ``docs`` (``pip install 'belote-ref[docs]'``).
 """
@@ -45,15 +48,15 @@ from belote_ref.errors import BeloteRefError
 from belote_ref.registry import Parameter, Registry, load_registry
 from belote_ref.rules import Ruleset, find_ruleset, iter_changes, shipped_rulesets
 
-__all__ = ["LANGUAGES", "REPORTS_DIR", "Report", "SiteData", "build_site", "find_config", "generate_pages",
-           "load_reports", "load_site_data", "serve_site", "write_tree"]
+__all__ = ["LANGUAGES", "REPORTS_DIR", "Report", "SiteData", "build_site", "find_config", "find_reports_dir",
+           "generate_pages", "load_reports", "load_site_data", "serve_site", "write_tree"]
 
 LANGUAGES = ("en", "fr")
 
-# The checkout's committed conformance reports of real implementations (``*.jsonl``), shown on the
-# implementations page; absent from an installed wheel, where the page says there is none yet.
-CHECKOUT = Path(__file__).resolve().parent.parent
-REPORTS_DIR = CHECKOUT / "conformance" / "reports"
+# The committed conformance reports of real implementations (``*.jsonl``), shown on the
+# implementations page: this folder of the checkout, that is beside the site's mkdocs.yml (an
+# absolute path is taken as it is). With no such folder the page says there is none yet.
+REPORTS_DIR = Path("conformance", "reports")
 
 # ------------------------------------------------------------------------------- fixed wording
 #
@@ -688,8 +691,8 @@ def load_site_data(fixtures: Iterable[Fixture] | None = None,
                    reports_dir: str | os.PathLike[str] | None = None) -> SiteData:
     """Load the registry, the shipped rulesets, the corpus (valid fixtures, first of each id) and the reports.
 
-    ``reports_dir`` holds the conformance reports (default :data:`REPORTS_DIR`); a malformed report
-    raises :class:`~belote_ref.errors.BeloteRefError` (code ``docs``) naming its file and line.
+    ``reports_dir`` holds the conformance reports (default: :func:`find_reports_dir`); a malformed
+    report raises :class:`~belote_ref.errors.BeloteRefError` (code ``docs``) naming its file and line.
     """
     registry = load_registry()
     rulesets = [find_ruleset(ruleset_id) for ruleset_id in shipped_rulesets()]
@@ -719,6 +722,17 @@ class Report:
     header: Mapping[str, Any]
     cases: list[Mapping[str, Any]]
     footer: Mapping[str, Any]
+    root: Path | None = None  # the checkout the report is committed in, when it is in one
+
+    @property
+    def shown_path(self) -> str:
+        """The report's path as the page shows it: from the checkout (``conformance/reports/...``)."""
+        if self.root is not None:
+            try:
+                return self.path.resolve().relative_to(self.root).as_posix()
+            except ValueError:
+                pass
+        return self.path.name
 
     @property
     def adapter(self) -> Mapping[str, Any]:
@@ -743,16 +757,8 @@ class Report:
         return [case for case in self.cases if case["outcome"] in BAD_OUTCOMES]
 
 
-def _shown_path(path: Path) -> str:
-    """A report's path as a message shows it: from the checkout when it is in it."""
-    try:
-        return path.resolve().relative_to(CHECKOUT).as_posix()
-    except ValueError:
-        return str(path)
-
-
 def _bad_report(path: Path, number: int, what: str) -> BeloteRefError:
-    return BeloteRefError(f"malformed conformance report {_shown_path(path)}:{number}: {what}", code="docs")
+    return BeloteRefError(f"malformed conformance report {path}:{number}: {what}", code="docs")
 
 
 def _check_case(path: Path, number: int, line: Mapping[str, Any]) -> None:
@@ -768,7 +774,7 @@ def _check_case(path: Path, number: int, line: Mapping[str, Any]) -> None:
         raise _bad_report(path, number, f"unknown provenance {line.get('provenance')!r} (hand or engine)")
 
 
-def load_report(path: str | os.PathLike[str]) -> Report:
+def load_report(path: str | os.PathLike[str], root: Path | None = None) -> Report:
     """Read and check one JSON Lines report; a malformed one raises :class:`BeloteRefError` naming the line.
 
     Besides the schema's shape, the header must come first and name its adapter, the footer must
@@ -779,7 +785,7 @@ def load_report(path: str | os.PathLike[str]) -> Report:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise BeloteRefError(f"conformance report {_shown_path(path)}: cannot read: {reason}", code="docs") from None
+        raise BeloteRefError(f"conformance report {path}: cannot read: {reason}", code="docs") from None
     header: Mapping[str, Any] | None = None
     footer: Mapping[str, Any] | None = None
     cases: list[Mapping[str, Any]] = []
@@ -828,15 +834,30 @@ def load_report(path: str | os.PathLike[str]) -> Report:
         raise _bad_report(path, max(number, 1), "empty: a report starts with its header line")
     if footer is None:
         raise _bad_report(path, number, "the report ends without its footer line (an interrupted run?)")
-    return Report(path, header, cases, footer)
+    return Report(path, header, cases, footer, root)
+
+
+def find_reports_dir(config_file: str | os.PathLike[str] | None = None) -> Path:
+    """The folder of the committed reports: :data:`REPORTS_DIR` beside the site's ``mkdocs.yml``
+    (:func:`find_config`), else beside the package."""
+    try:
+        base = find_config(config_file).parent
+    except BeloteRefError:
+        base = Path(__file__).resolve().parent.parent
+    return base / REPORTS_DIR
 
 
 def load_reports(reports_dir: str | os.PathLike[str] | None = None) -> list[Report]:
-    """Every ``*.jsonl`` report in ``reports_dir`` (default :data:`REPORTS_DIR`), by file name; none if no folder."""
-    folder = Path(reports_dir) if reports_dir is not None else REPORTS_DIR
+    """Every ``*.jsonl`` report in ``reports_dir`` (default :func:`find_reports_dir`), by file name.
+
+    No folder, no report: the implementations page then says there is none yet.
+    """
+    folder = Path(reports_dir) if reports_dir is not None else find_reports_dir()
     if not folder.is_dir():
         return []
-    return [load_report(path) for path in sorted(folder.glob("*.jsonl"))]
+    resolved = folder.resolve()
+    root = resolved.parents[1] if resolved.parts[-2:] == ("conformance", "reports") else None
+    return [load_report(path, root) for path in sorted(folder.glob("*.jsonl"))]
 
 
 # ----------------------------------------------------------------------------- text and links
@@ -1313,6 +1334,7 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ())
         pages[f"{lang}/examples.md"] = examples_page(data, lang)
         pages[f"{lang}/regression.md"] = regression_page(data, lang)
         pages[f"{lang}/sources.md"] = sources_page(data, lang)
+        pages[f"{lang}/implementations.md"] = implementations_page(data, lang)
         for fixture in data.hand:
             pages[f"{lang}/fixtures/{fixture.id}.md"] = fixture_md(data, lang, fixture)
     for name, (title, text) in FR_HAND_PAGES.items():
@@ -1338,6 +1360,7 @@ def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]
                 section.append({t(lang, key) if key else name.removesuffix(".md"): name})
             elif f"{lang}/{name}" in pages:
                 section.append({t(lang, key) if key else name.removesuffix(".md"): f"{lang}/{name}"})
+        section.append({t(lang, "implementations"): f"{lang}/implementations.md"})
         section.append({t(lang, "sources"): f"{lang}/sources.md"})
         nav.append({t(lang, "lang_name"): section})
     return nav
@@ -1370,7 +1393,8 @@ def landing_page(data: SiteData) -> str:
         lines.append(f"    {links}")
         lines.append("")
         lines.append(f"    [{t(lang, 'rulesets')}]({lang}/rulesets.md) · [{t(lang, 'compare_short')}]({lang}/compare.md)"
-                     f" · [{t(lang, 'examples')}]({lang}/examples.md)")
+                     f" · [{t(lang, 'examples')}]({lang}/examples.md)"
+                     f" · [{t(lang, 'implementations')}]({lang}/implementations.md)")
         lines.append("")
     lines.append("-   **belote-ref**")
     lines.append("")
@@ -1408,6 +1432,9 @@ def home_page(data: SiteData, lang: str) -> str:
     for name in sorted(data.hand_pages & set(HAND_PAGE_TITLES)):
         target = name if lang == "en" else f"{lang}/{name}"
         out.append(f"- [{t(lang, HAND_PAGE_TITLES[name])}]({rel(path, target)})")
+    checked = ", ".join(md(f"{r.name} {r.version}".strip()) for r in data.reports)
+    out.append(f"- [{t(lang, 'impl_title')}]({rel(path, f'{lang}/implementations.md')})"
+               + (f"{t(lang, 'colon')}{checked}" if checked else ""))
     out.append(f"- [{t(lang, 'sources')}]({rel(path, f'{lang}/sources.md')})")
     out += ["", f"## {t(lang, 'glossary')}", "", f"| {t(lang, 'term')} | {t(lang, 'meaning')} |", "|---|---|"]
     for term, en, fr in GLOSSARY:
@@ -1633,6 +1660,160 @@ def examples_page(data: SiteData, lang: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def _adapter_readme(report: Report) -> str | None:
+    """The README of the report's adapter in the checkout (it explains every failure), found from the command."""
+    match = re.search(r"conformance/adapters/([A-Za-z0-9_.-]+)/", str(report.header.get("command") or ""))
+    if match and report.root is not None and \
+            (report.root / "conformance" / "adapters" / match.group(1) / "README.md").is_file():
+        return f"conformance/adapters/{match.group(1)}/README.md"
+    return None
+
+
+def _outcome_counts(cases: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    counts = dict.fromkeys(OUTCOMES, 0)
+    for case in cases:
+        counts[case["outcome"]] += 1
+    return counts
+
+
+def _passed_sent(counts: Mapping[str, int]) -> tuple[int, int]:
+    """Cases passed (an expected failure counts as passed, as in the text report) and cases sent (all but n/a)."""
+    return counts["pass"] + counts["xfail"], sum(n for outcome, n in counts.items() if outcome != "n/a")
+
+
+def _matrix_cell(cases: Sequence[Mapping[str, Any]]) -> str:
+    """One kind x ruleset cell: passed / sent, then the other outcomes; highlighted when something failed."""
+    if not cases:
+        return '<span class="bt-cell bt-empty-cell">—</span>'
+    counts = _outcome_counts(cases)
+    passed, sent = _passed_sent(counts)
+    bad = sum(counts[o] for o in BAD_OUTCOMES)
+    state = "bt-fail" if bad else "bt-pass" if sent and passed == sent else "bt-partial" if sent else "bt-none-sent"
+    extra = " · ".join(f"{outcome} {counts[outcome]}" for outcome in OUTCOMES
+                       if outcome not in ("pass", "xfail") and counts[outcome])
+    main = f"<b>{passed}/{sent}</b>" if sent else "<b>—</b>"
+    return f'<span class="bt-cell {state}">{main}' + (f"<br><small>{extra}</small>" if extra else "") + "</span>"
+
+
+def _kind_label(kind: str, lang: str) -> str:
+    label = KINDS.get(kind, (kind, kind))[LANGUAGES.index(lang)]
+    return md(label[0].upper() + label[1:])
+
+
+def _ruleset_link(data: SiteData, lang: str, path: str, ruleset_id: str) -> str:
+    if any(r.id == ruleset_id for r in data.rulesets):
+        return f"[{md(ruleset_id)}]({rel(path, f'{lang}/rulesets/{ruleset_id}.md')})"
+    return code(ruleset_id)
+
+
+def _rule_links(data: SiteData, lang: str, path: str, rules: Iterable[str]) -> str:
+    links = [f"[{code(pid)}]({rel(path, param_page(data, lang, pid))})" if pid in data.registry.parameters
+             else code(pid) for pid in rules]
+    return ", ".join(links) or "—"
+
+
+def _report_matrix(data: SiteData, lang: str, path: str, report: Report) -> list[str]:
+    shipped = [r.id for r in data.rulesets]
+    seen = list(dict.fromkeys(case["ruleset"] for case in report.cases))
+    ordered = [r for r in shipped if r in seen] + [r for r in seen if r not in shipped]
+    sent = {case["ruleset"] for case in report.cases if case["outcome"] != "n/a"}
+    # the rulesets the implementation was actually run under first, those it supports none of after
+    rulesets = [r for r in ordered if r in sent] + [r for r in ordered if r not in sent]
+    kinds = list(dict.fromkeys(case["kind"] for case in report.cases))
+    kinds = [k for k in KINDS if k in kinds] + [k for k in kinds if k not in KINDS]
+    cells: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    for case in report.cases:
+        cells.setdefault((case["kind"], case["ruleset"]), []).append(case)
+    out = ['<div class="bt-compare bt-matrix" markdown>', "",
+           f"| {t(lang, 'kind')} | " + " | ".join(_ruleset_link(data, lang, path, r) for r in rulesets) + " |",
+           "|---" * (len(rulesets) + 1) + "|"]
+    for kind in kinds:
+        out.append(f"| {_kind_label(kind, lang)}<br><small class=\"bt-pid\">{md(kind)}</small> | "
+                   + " | ".join(_matrix_cell(cells.get((kind, r), [])) for r in rulesets) + " |")
+    out.append(f"| **{t(lang, 'all_kinds')}** | "
+               + " | ".join(_matrix_cell([c for c in report.cases if c["ruleset"] == r]) for r in rulesets) + " |")
+    out += ["", "</div>", ""]
+    own = [r for r in rulesets if r not in shipped]
+    if own:
+        out += [f"{lbl(lang, 'adapter_rulesets')}{', '.join(code(r) for r in own)}.", ""]
+    return out
+
+
+def _report_failures(data: SiteData, lang: str, path: str, report: Report) -> list[str]:
+    failing = report.failing
+    out = [f"### {t(lang, 'failing')} ({len(failing)})", ""]
+    if not failing:
+        return out + [t(lang, "no_failing"), ""]
+    fixtures = {f.id: f for f in data.fixtures}
+    grouped: dict[str, list[Mapping[str, Any]]] = {}
+    for case in failing:
+        grouped.setdefault(case["id"], []).append(case)
+    out += [f"| {t(lang, 'fixture')} | {t(lang, 'kind')} | {t(lang, 'failing_under')} | {t(lang, 'rules')} |",
+            "|---|---|---|---|"]
+    for fixture_id, cases in grouped.items():
+        fixture = fixtures.get(fixture_id)
+        if fixture is not None:
+            cell = (f'<span id="{html.escape(report.anchor + "--" + fixture_id)}"></span>'
+                    f"[{code(fixture_id)}]({rel(path, fixture_page(lang, fixture))})"
+                    f"<br><small>{md(fixture.data.get('title', ''))}</small>")
+            rules: Iterable[str] = fixture.rules
+        else:
+            cell = f"{code(fixture_id)}<br><small>{t(lang, 'not_in_corpus')}</small>"
+            rules = dict.fromkeys(r for case in cases for r in case.get("rules") or ())
+        under = ", ".join(f"{_ruleset_link(data, lang, path, case['ruleset'])} ({code(case['outcome'])})"
+                          for case in cases)
+        kind = _kind_label(cases[0]["kind"], lang)
+        out.append(f"| {cell} | {kind} | {under} | {_rule_links(data, lang, path, rules)} |")
+    return out + [""]
+
+
+def implementations_page(data: SiteData, lang: str) -> str:
+    """The implementations checked against the suite, from the committed conformance reports."""
+    path = f"{lang}/implementations.md"
+    out = ["---", "hide: [navigation]", "---", "", f"# {t(lang, 'impl_title')}", "", _lang_switch(path, lang),
+           t(lang, "impl_intro"), ""]
+    if not data.reports:
+        out += [f'!!! info "{t(lang, "implementations")}"', "", f"    {t(lang, 'impl_none')}", ""]
+        if "protocol.md" in data.hand_pages:
+            target = "protocol.md" if lang == "en" else f"{lang}/protocol.md"
+            out += [t(lang, "impl_none_how", protocol=t(lang, "protocol"), link=rel(path, target)), ""]
+        return "\n".join(out) + "\n"
+    head = (f"| {t(lang, 'implementation')} | {t(lang, 'version')} | {t(lang, 'language')} | "
+            f"{t(lang, 'passed_sent')} | `fail` | `skip` | `n/a` | {t(lang, 'result')} |")
+    out += [f"## {t(lang, 'summary')}", "", head, "|---|---|---|---|---|---|---|---|"]
+    for report in data.reports:
+        counts = _outcome_counts(report.cases)
+        passed, sent = _passed_sent(counts)
+        bad = len(report.failing)
+        result = (f'<span class="bt-cell bt-fail">{t(lang, "result_bad", n=bad)}</span>' if bad
+                  else f'<span class="bt-cell bt-pass">{t(lang, "result_ok")}</span>')
+        language = report.adapter.get("language")
+        out.append(f"| [{md(report.name)}](#{report.anchor}) | {code(report.version) if report.version else '—'} | "
+                   f"{md(language) if language else '—'} | {passed}/{sent} | {bad} | {counts['skip']} | "
+                   f"{counts['n/a']} | {result} |")
+    out.append("")
+    for report in data.reports:
+        title = f"{report.name} {report.version}".strip()
+        out += [f"## {md(title)} {{#{report.anchor}}}", ""]
+        facts = []
+        if report.adapter.get("language"):
+            facts.append(f"{lbl(lang, 'language')}{md(report.adapter['language'])}")
+        suite = report.header.get("suite")
+        if suite:
+            facts.append(f"{lbl(lang, 'suite')}belote-ref {code(suite)}")
+        started = str(report.header.get("started") or "")
+        if started:
+            facts.append(f"{lbl(lang, 'run_on')}{md(started[:10])}")
+        facts.append(f"{lbl(lang, 'report_file')}{code(report.shown_path)}")
+        readme = _adapter_readme(report)
+        if readme and report.failing:
+            facts.append(f"{t(lang, 'explained')} {code(readme)}")
+        out += [f"- {fact}" for fact in facts] + [""]
+        out += [f"### {t(lang, 'matrix')}", ""] + _report_matrix(data, lang, path, report)
+        out += _report_failures(data, lang, path, report)
+    return "\n".join(out) + "\n"
+
+
 def _example_item(lang: str, path: str, fixture: Fixture) -> str:
     kind = KINDS.get(fixture.kind, (fixture.kind, fixture.kind))[LANGUAGES.index(lang)]
     return f"- [{md(fixture.data['title'])}]({rel(path, fixture_page(lang, fixture))}) · *{md(kind)}*"
@@ -1851,7 +2032,7 @@ def build_site(out_dir: str | os.PathLike[str] = "site", *, config_file: str | o
     with tempfile.TemporaryDirectory(prefix="belote-ref-docs-") as tmp, _mkdocs_logging(verbose):
         base = load_config(config_file=str(config_path))
         tree = Path(tmp) / "docs"
-        site = write_tree(tree, Path(base.docs_dir))
+        site = write_tree(tree, Path(base.docs_dir), load_site_data(reports_dir=find_reports_dir(config_path)))
         config = load_config(config_file=str(config_path), docs_dir=str(tree), site_dir=str(out), nav=site.nav,
                              strict=strict)
         config.plugins.on_startup(command="build", dirty=False)
@@ -1874,5 +2055,5 @@ def serve_site(*, config_file: str | os.PathLike[str] | None = None, dev_addr: s
     with tempfile.TemporaryDirectory(prefix="belote-ref-docs-") as tmp, _mkdocs_logging(True):
         base = load_config(config_file=str(config_path))
         tree = Path(tmp) / "docs"
-        site = write_tree(tree, Path(base.docs_dir))
+        site = write_tree(tree, Path(base.docs_dir), load_site_data(reports_dir=find_reports_dir(config_path)))
         serve(config_file=str(config_path), docs_dir=str(tree), nav=site.nav, strict=strict, dev_addr=dev_addr)

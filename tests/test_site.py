@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -24,8 +25,12 @@ from typing import Any
 
 import pytest
 
+from belote_ref import site as site_module
 from belote_ref.cli import main
 from belote_ref.conformance.corpus import Fixture
+from belote_ref.conformance.report import read_report
+from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
+from belote_ref.errors import BeloteRefError
 from belote_ref.rules import find_ruleset, iter_changes, shipped_rulesets
 from belote_ref.site import LANGUAGES, generate_pages, load_site_data
 
@@ -148,6 +153,134 @@ def test_the_generator_copes_with_any_valid_fixture() -> None:
         assert "rules/play.md#play.undertrump_partner" in page
         assert "&lt;html&gt;" in page and "\\*quote\\*" in page
         assert "sources.md#FFB-B16" in page
+
+
+# ------------------------------------------------------------------------- the implementations page
+
+
+def _links(page: str) -> list[tuple[str, str]]:
+    """(href, text) of every link of a built page, the text stripped of its tags."""
+    return [(href, re.sub(r"<[^>]+>", "", text).strip())
+            for href, text in re.findall(r'<a [^>]*?href="([^"]*)"[^>]*>(.*?)</a>', page, flags=re.DOTALL)]
+
+
+def test_the_implementations_page_shows_the_committed_reports_in_both_languages(site: Path) -> None:
+    report = REPO / "conformance" / "reports" / "belote-cli-4.9.6.jsonl"
+    failing = list(dict.fromkeys(line["id"] for line in read_report(report)
+                                 if line["type"] == "case" and line["outcome"] in BAD_OUTCOMES))
+    assert failing, "the belote-cli report has failing cases"
+    engine = {f.id for f in load_site_data().engine}
+    for lang in LANGUAGES:
+        path = site / lang / "implementations" / "index.html"
+        assert path.is_file(), f"{lang}: no implementations page"
+        page = path.read_text(encoding="utf-8")
+        assert "belote-cli 4.9.6" in page and "colver 0.11.1" in page
+        links = _links(page)
+        for fixture_id in failing:
+            target = f"../regression/#{fixture_id}" if fixture_id in engine else f"../fixtures/{fixture_id}/"
+            assert (target, fixture_id) in links, f"{lang}: {fixture_id} is not linked to {target}"
+            assert (site / lang / target.removeprefix("../").split("#")[0] / "index.html").is_file(), target
+        assert re.search(r'<td[^>]*><span class="bt-cell bt-fail">', page), f"{lang}: no highlighted cell"
+        assert 'class="bt-cell bt-pass"' in page
+        home = (site / lang / "index.html").read_text(encoding="utf-8")
+        assert 'href="implementations/"' in home, f"{lang}: the home page does not link the page"
+    french = (site / "fr" / "implementations" / "index.html").read_text(encoding="utf-8")
+    assert "Cas en échec" in french and "Implémentations" in french
+    landing = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="en/implementations/"' in landing and 'href="fr/implementations/"' in landing
+
+
+def _write_report(folder: Path, name: str, lines: list[Any]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines),
+                    encoding="utf-8")
+    return path
+
+
+def _header(name: str = "toy-engine", version: str = "1.2.3") -> dict[str, Any]:
+    return {"type": "header", "runner": {"name": "belote-ref", "version": "0.1.0"}, "suite": "0.1.0", "protocol": 1,
+            "adapter": {"name": name, "version": version, "language": "c"}, "command": "belote-ref conformance run"}
+
+
+def _footer(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    counts = {outcome: sum(1 for c in cases if c["outcome"] == outcome) for outcome in OUTCOMES}
+    return {"type": "footer", "counts": counts, "ok": not any(c["outcome"] in BAD_OUTCOMES for c in cases)}
+
+
+def test_the_implementations_page_without_reports(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    for folder in (tmp_path / "empty", tmp_path / "missing"):
+        site = generate_pages(load_site_data(reports_dir=folder), ["house-rules.md", "protocol.md"])
+        for lang in LANGUAGES:
+            page = site.pages[f"{lang}/implementations.md"]
+            assert site_module.t(lang, "impl_none") in page
+            assert "bt-matrix" not in page
+            assert "implementations.md" in site.pages[f"{lang}/index.md"]
+        nav = json.dumps(site.nav)
+        assert '"en/implementations.md"' in nav and '"fr/implementations.md"' in nav
+
+
+def test_failing_cases_link_to_their_fixture_or_regression_anchor(tmp_path: Path) -> None:
+    data = load_site_data(reports_dir=tmp_path / "none")
+    hand, engine = data.hand[0], data.engine[0]
+    cases = [{"type": "case", "id": hand.id, "kind": hand.kind, "ruleset": "classic", "outcome": "fail",
+              "rules": list(hand.rules), "provenance": "hand"},
+             {"type": "case", "id": engine.id, "kind": engine.kind, "ruleset": "pagat", "outcome": "crash",
+              "rules": [], "provenance": "engine"},
+             {"type": "case", "id": "gone.from.the.corpus", "kind": "score", "ruleset": "house", "outcome": "timeout",
+              "rules": ["scoring.capot.mode"], "provenance": "hand"},
+             {"type": "case", "id": hand.id, "kind": hand.kind, "ruleset": "pagat", "outcome": "pass",
+              "rules": list(hand.rules), "provenance": "hand"}]
+    _write_report(tmp_path / "reports", "toy-engine-1.2.3.jsonl", [_header(), *cases, _footer(cases)])
+    pages = generate_pages(load_site_data(reports_dir=tmp_path / "reports"), []).pages
+    for lang in LANGUAGES:
+        page = pages[f"{lang}/implementations.md"]
+        assert "## toy-engine 1.2.3 {#impl-toy-engine-1.2.3}" in page
+        assert f"](fixtures/{hand.id}.md)" in page
+        assert f"](regression.md#{engine.id})" in page
+        assert "`gone.from.the.corpus`" in page and "](fixtures/gone.from.the.corpus.md)" not in page
+        assert "rules/score.md#scoring.capot.mode" in page
+        assert 'class="bt-cell bt-fail"' in page and "bt-pass" in page
+        assert "toy-engine 1.2.3" in pages[f"{lang}/index.md"]
+
+
+MALFORMED = {
+    "not JSON": (lambda h, c, f: [h, c[0], '{"type": "case", "id": ', f], 3, "not JSON"),
+    "no header": (lambda h, c, f: [c[0], f], 1, "header"),
+    "unknown outcome": (lambda h, c, f: [h, {**c[0], "outcome": "maybe"}, f], 2, "unknown outcome"),
+    "no kind": (lambda h, c, f: [h, {k: v for k, v in c[0].items() if k != "kind"}, f], 2, "'kind'"),
+    "no adapter name": (lambda h, c, f: [{**h, "adapter": {"version": "1"}}, c[0], f], 1, "adapter has no name"),
+    "no footer": (lambda h, c, f: [h, c[0], "", c[1]], 4, "without its footer"),
+    "footer counts": (lambda h, c, f: [h, c[0], {**f, "counts": {**f["counts"], "pass": 7}}], 3,
+                      "footer counts 7 pass"),
+    "after the footer": (lambda h, c, f: [h, c[0], f, c[1]], 4, "after the footer"),
+}
+
+
+@pytest.mark.parametrize("flaw", sorted(MALFORMED))
+def test_a_malformed_report_is_refused_with_its_file_and_line(tmp_path: Path, flaw: str) -> None:
+    make, line, words = MALFORMED[flaw]
+    cases = [{"type": "case", "id": "a.b", "kind": "score", "ruleset": "classic", "outcome": "pass"},
+             {"type": "case", "id": "a.c", "kind": "score", "ruleset": "classic", "outcome": "n/a"}]
+    _write_report(tmp_path, "good.jsonl", [_header("good"), *cases, _footer(cases)])
+    _write_report(tmp_path, "broken.jsonl", make(_header(), cases, _footer(cases[:1])))
+    with pytest.raises(BeloteRefError) as raised:
+        load_site_data(reports_dir=tmp_path)
+    assert f"broken.jsonl:{line}: " in str(raised.value) and words in str(raised.value), str(raised.value)
+    assert raised.value.code == "docs"
+
+
+def test_the_build_stops_on_a_malformed_report_without_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    _require_mkdocs()
+    _write_report(tmp_path / "reports", "half.jsonl", [_header(), "not json at all"])
+    monkeypatch.setattr(site_module, "REPORTS_DIR", tmp_path / "reports")
+    status = main(["docs", "build", "--out", str(tmp_path / "site"), "--config", str(REPO / "mkdocs.yml")])
+    err = capsys.readouterr().err
+    assert status != 0
+    assert "half.jsonl:2: not JSON" in err and "Traceback" not in err, err
+    assert not (tmp_path / "site" / "index.html").exists()
 
 
 # ---------------------------------------------------------------------------------- the browser
