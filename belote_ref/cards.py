@@ -22,6 +22,7 @@ __all__ = [
     "CARDS",
     "DECK",
     "RANK_LETTERS",
+    "SEATS",
     "SUIT_LETTERS",
     "Card",
     "CardSet",
@@ -292,17 +293,17 @@ class Seat(enum.IntEnum):
     @property
     def next(self) -> Seat:
         """The next seat in play order (also the next dealer)."""
-        return Seat((self + 1) & 3)
+        return SEATS[(self + 1) & 3]
 
     @property
     def partner(self) -> Seat:
         """The seat opposite."""
-        return Seat(self ^ 2)
+        return SEATS[self ^ 2]
 
     @property
     def team(self) -> Team:
         """``Team.NS`` for N and S, ``Team.EW`` for E and W."""
-        return Team.NS if self & 1 == 0 else Team.EW
+        return _TEAM_OF[self]
 
     @classmethod
     def parse(cls, letter: str) -> Seat:
@@ -311,3 +312,8 @@ class Seat(enum.IntEnum):
             return cls[letter]
         except (KeyError, TypeError):
             raise NotationError(f"not a seat: {letter!r} (expected one of N E S W)") from None
+
+
+#: The seats in play order, indexable by int: enum look-ups by value are slow on the hot path.
+SEATS: Final = (Seat.N, Seat.E, Seat.S, Seat.W)
+_TEAM_OF: Final = (Team.NS, Team.EW, Team.NS, Team.EW)

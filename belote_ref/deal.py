@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from belote_ref.announcements import Declaration
-from belote_ref.cards import DECK, SUIT_LETTERS, Card, CardSet, Seat, Suit
+from belote_ref.cards import DECK, SUIT_LETTERS, Card, CardSet, SEATS, Seat, Suit
 from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError
 from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask, trick_winner
 from belote_ref.rules import Ruleset
@@ -43,7 +43,6 @@ __all__ = [
 
 FIRST_DEAL_CARDS = 20
 _SEVENS = 0x01010101  # the 7 of each suit: rank 0 of suits S H D C
-_SEATS = tuple(Seat)
 
 
 def _check_deck(deck: Sequence[Card]) -> None:
@@ -148,13 +147,13 @@ class Auction:
         eldest = self.dealer.next
         if count and self.calls[-1] != "pass":
             last = self.calls[-1]
-            taker = Seat((eldest + count - 1) & 3) if count <= 8 else eldest
+            taker = SEATS[(eldest + count - 1) & 3] if count <= 8 else eldest
             trump = self.turned.suit if last == "take" else Suit.parse(last)
             return AuctionStatus("taken", taker=taker, trump=trump, round=min((count - 1) // 4 + 1, 3))
         if count < 4:
-            return AuctionStatus("open", next=Seat((eldest + count) & 3), round=1, legal=("pass", "take"))
+            return AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=1, legal=("pass", "take"))
         if count < 8:
-            return AuctionStatus("open", next=Seat((eldest + count) & 3), round=2, legal=("pass", *self._round_two_suits()))
+            return AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=2, legal=("pass", *self._round_two_suits()))
         rule = self.rules["bidding.all_pass"]
         if rule == "forced_third_round":
             return AuctionStatus("open", next=eldest, round=3, legal=tuple(SUIT_LETTERS))
@@ -380,7 +379,7 @@ class DealState:
         if self.phase is Phase.AUCTION:
             return self.auction.status.next
         if self.phase is Phase.PLAY:
-            return _SEATS[(self.leader + len(self.trick_cards)) & 3]
+            return SEATS[(self.leader + len(self.trick_cards)) & 3]
         return None
 
     @property
@@ -405,7 +404,7 @@ class DealState:
         if self.phase is not _PLAYING or self.trump is None:
             raise IllegalPlayError(f"no card can be played now (phase {self.phase.value})", code="illegal_play",
                                    index=len(self.plays))
-        seat = _SEATS[(self.leader + len(self.trick_cards)) & 3]
+        seat = SEATS[(self.leader + len(self.trick_cards)) & 3]
         hand_mask = self.hands[seat]
         if legal_mask(self.rules, self.trump, hand_mask, self.leader, tuple(self.trick_cards)) >> card & 1:
             self.play_unchecked(card)
@@ -432,7 +431,7 @@ class DealState:
             cards = tuple(self.trick_cards)
             self.tricks.append(Trick(self.leader, cards))
             assert self.trump is not None
-            self.leader = _SEATS[(self.leader + _winning_index(self.rules.strength[self.trump], cards)) & 3]
+            self.leader = SEATS[(self.leader + _winning_index(self.rules.strength[self.trump], cards)) & 3]
             self.trick_cards = []
             if len(self.tricks) == 8:
                 self._finish()

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from belote_ref.announcements import Declaration, announcement_points, make_combination
-from belote_ref.cards import Card, Rank, Seat, Suit, Team
+from belote_ref.cards import Card, Rank, SEATS, Seat, Suit, Team
 from belote_ref.errors import BeloteRefError
 from belote_ref.play import Trick, _winning_index, trick_winner
 from belote_ref.rules import Ruleset
@@ -47,7 +47,6 @@ Contract = Literal["made", "down", "litige", "replay"]
 
 _ON_TIE: dict[str, Contract] = {"litige": "litige", "takers_fail": "down", "takers_succeed": "made", "replay_deal": "replay"}
 TRICKS_PER_DEAL = 8
-_SEATS = tuple(Seat)
 CARDS_PER_TRICK = 4
 _TEAMS = (Team.NS, Team.EW)
 
@@ -194,9 +193,9 @@ def _check_tricks(
         first = trick.leader
         base = index * CARDS_PER_TRICK
         for offset, card in enumerate(trick.cards):
-            plays[card] = _Play(_SEATS[(first + offset) & 3], base + offset)
+            plays[card] = _Play(SEATS[(first + offset) & 3], base + offset)
         seen |= trick_mask
-        leader = _SEATS[(first + _winning_index(strength, trick.cards)) & 3]
+        leader = SEATS[(first + _winning_index(strength, trick.cards)) & 3]
         winners.append(leader)
     if len(tricks) != TRICKS_PER_DEAL:
         raise InconsistentDealError(
@@ -220,7 +219,7 @@ class _TrustedPlays:
             cards = trick.cards
             if card in cards:
                 offset = cards.index(card)
-                return _Play(_SEATS[(trick.leader + offset) & 3], number * CARDS_PER_TRICK + offset)
+                return _Play(SEATS[(trick.leader + offset) & 3], number * CARDS_PER_TRICK + offset)
         return None
 
     def __getitem__(self, card: int) -> _Play:
@@ -233,7 +232,7 @@ class _TrustedPlays:
 def _trusted_tricks(rules: Ruleset, trump: Suit, tricks: Sequence[Trick]) -> tuple[tuple[Seat, ...], _TrustedPlays]:
     """Trick winners and who played each card, for tricks already known to be consistent."""
     strength = rules.strength[trump]
-    winners = tuple(_SEATS[(trick.leader + _winning_index(strength, trick.cards)) & 3] for trick in tricks)
+    winners = tuple(SEATS[(trick.leader + _winning_index(strength, trick.cards)) & 3] for trick in tricks)
     return winners, _TrustedPlays(tricks)
 
 
@@ -438,7 +437,8 @@ def score_deal(
     table = rules.points[trump]
     raw = {team: 0 for team in _TEAMS}
     for trick, winner in zip(tricks, winners):
-        raw[winner.team] += sum(table[card] for card in trick.cards)
+        first, second, third, fourth = trick.cards
+        raw[winner.team] += table[first] + table[second] + table[third] + table[fourth]
     last_team = winners[-1].team
     capot = winners[0].team if all(winner.team is winners[0].team for winner in winners) else None
     card_points = dict(raw)
