@@ -123,6 +123,8 @@ class Declaration:
         :class:`~belote_ref.errors.BeloteRefError` with code ``bad_announcement`` when the cards
         are not a combination of that kind, a card is repeated, or ``points`` is given and wrong.
         """
+        if not isinstance(data, Mapping):
+            raise BeloteRefError(f"an announcement is {{seat, kind, cards}}; found {data!r}", code="bad_announcement")
         seat_token, kind, tokens = data.get("seat"), data.get("kind"), data.get("cards")
         if not isinstance(seat_token, str):
             raise NotationError(f"announcement: 'seat' must be one of N E S W; found {seat_token!r}")

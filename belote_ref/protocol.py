@@ -71,6 +71,13 @@ def _hands(data: Any) -> dict[Seat, CardSet]:
     return {seat: CardSet(_cards(data[seat.name])) for seat in Seat}
 
 
+def _pot(given: Mapping[str, Any]) -> int:
+    pot = given.get("pot") or 0
+    if not isinstance(pot, int) or isinstance(pot, bool) or pot < 0:
+        raise GivenError(f"given.pot must be a whole number >= 0; found {pot!r}")
+    return pot
+
+
 def _rejected(error: BeloteRefError, default_code: str) -> dict[str, Any]:
     code = error.code if error.code not in ("error", "illegal_action") else default_code
     return {"rejected": {"code": code, "index": error.index if error.index is not None else 0}}
@@ -153,7 +160,7 @@ def _score_arguments(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]
 def _score(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     try:
         arguments = _score_arguments(rules, given)
-        return score_deal(rules, pot=int(given.get("pot") or 0), **arguments).to_json()
+        return score_deal(rules, pot=_pot(given), **arguments).to_json()
     except GivenError:
         raise
     except BeloteRefError as error:
@@ -166,12 +173,14 @@ def _replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
         state = DealState.from_hands(rules, _seat(_field(given, "dealer")), _hands(_field(given, "hands")),
                                      parse_card(str(_field(given, "turned"))),
                                      _hands(completion) if completion is not None else None,
-                                     pot=int(given.get("pot") or 0))
+                                     pot=_pot(given))
     except GivenError:
         raise
     except BeloteRefError as error:
         return _rejected(error, "bad_deal")
     calls = given.get("calls") or []
+    if not isinstance(calls, list):
+        raise GivenError(f"given.calls must be a list; found {calls!r}")
     for index, call in enumerate(calls):
         try:
             state.call(str(call))

@@ -174,6 +174,9 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     announcements = data.get("announcements") or []
     if not isinstance(announcements, list):
         raise RecordError("'announcements' must be a list", location=at("announcements"))
+    result = data.get("result")
+    if result is not None and not isinstance(result, dict):
+        raise RecordError(f"'result' must be a mapping; found {result!r}", location=at("result"))
     pot = data.get("pot", 0)
     if not isinstance(pot, int) or pot < 0:
         raise RecordError(f"'pot' must be a whole number >= 0; found {pot!r}", location=at("pot"))
