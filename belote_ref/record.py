@@ -228,16 +228,9 @@ def read_records(path: str | Path) -> Iterator[DealRecord]:
 
 def record_of(state: DealState) -> dict[str, Any]:
     """The canonical record of a deal state (partial if the deal is not over)."""
-    plays = state.plays
-    tricks = []
-    leader = state.dealer.next
-    for index, trick in enumerate(state.tricks):
-        tricks.append({"leader": trick.leader.name, "cards": [str(c) for c in trick.cards]})
-        leader = trick.leader
-        del index
+    tricks = [{"leader": trick.leader.name, "cards": [str(c) for c in trick.cards]} for trick in state.tricks]
     if state.trick_cards:
         tricks.append({"leader": state.leader.name, "cards": [str(c) for c in state.trick_cards]})
-    del leader, plays
     completion = None
     if state.full_hands:
         completion = {}
