@@ -79,11 +79,6 @@ class Ruleset:
     def __hash__(self) -> int:
         return hash(self._key)
 
-    @property
-    def trump_mask(self) -> tuple[int, int, int, int]:
-        """The 32-bit mask of the trump suit, for each trump suit."""
-        return (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
-
     def to_json(self) -> dict[str, Any]:
         """``{"id", "version", "parameters"}`` with dotted parameter ids, as the protocol sends it."""
         return {"id": self.id, "version": self.version, "parameters": dict(self.params)}
