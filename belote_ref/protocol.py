@@ -274,7 +274,7 @@ def hello() -> dict[str, Any]:
     return {
         "protocol": PROTOCOL_VERSION,
         "implementation": {"name": "belote-ref", "version": __version__, "language": "python",
-                           "homepage": "https://belote-ref.invalid/"},
+                           "homepage": ""},
         "supports": {"kinds": list(KINDS), "rulesets": list(shipped_rulesets()), "parameters": parameters},
     }
 
