@@ -348,7 +348,9 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     )
     from belote_ref.conformance.runner import RunOptions, build_cases, run_cases
 
-    rulesets = [resolve_ruleset(r) for r in (args.ruleset or list(shipped_rulesets()))]
+    references = args.ruleset or list(shipped_rulesets())
+    rulesets = [resolve_ruleset(r) for r in references]
+    ruleset_refs = {ruleset.id: reference for ruleset, reference in zip(rulesets, references, strict=True)}
     cases = build_cases(load_corpus(), rulesets, args.kind or (), args.id or "")
     if not cases:
         print("no case matches the filters", file=sys.stderr)
@@ -367,7 +369,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     print(f"{implementation.get('name')} {implementation.get('version', '')} against belote-ref's corpus "
           f"({len(cases)} cases)")
     print(render_table(lines))
-    failures = render_failures(lines, rerun)
+    failures = render_failures(lines, rerun, ruleset_refs)
     if failures:
         print()
         print(failures)

@@ -52,6 +52,9 @@ PEERS = {
         ("announcements.carres.four-eights-are-nothing", "belote-cli"),
         ("announcements.carres.four-eights-leave-the-tierce-whole", "belote-cli"),
         ("announcements.carres.four-sevens-are-nothing", "belote-cli"),
+        # Equal best sequences: the tie goes to the first declarer counted from the taker, not from
+        # eldest (belote.scoring.resolve_declarations, seat_order = (taker, ...)).
+        ("score.announcements.equal-tierces-first-declarer-from-eldest", "belote-cli"),
     }),
     "colver": ("colver", "0.11.1", ["colver-play"], set()),
 }

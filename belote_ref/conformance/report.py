@@ -128,8 +128,13 @@ def _picture(given: Mapping[str, Any], kind: str) -> str:
     return json.dumps(given)[:100]
 
 
-def render_failures(lines: Sequence[Mapping[str, Any]], rerun: str) -> str:
-    """Each bad case: id, rules, picture, expected vs got, and the command that reruns it."""
+def render_failures(lines: Sequence[Mapping[str, Any]], rerun: str,
+                    ruleset_refs: Mapping[str, str] | None = None) -> str:
+    """Each bad case: id, rules, picture, expected vs got, and the command that reruns it.
+
+    ``ruleset_refs`` maps a ruleset id to how the command line named it (a house rule's path).
+    """
+    ruleset_refs = ruleset_refs or {}
     out = []
     header = lines[0] if lines else {}
     for case in _cases(lines):
@@ -148,7 +153,8 @@ def render_failures(lines: Sequence[Mapping[str, Any]], rerun: str) -> str:
         if case["outcome"] in ("fail",) and not case.get("differences"):
             out.append(f"  expected {json.dumps(case.get('expected'))}")
             out.append(f"  got      {json.dumps(case.get('got'))}")
-        out.append(f"  rerun: {rerun} --ruleset {shlex.quote(case['ruleset'])} --id {shlex.quote(case['id'])}")
+        reference = ruleset_refs.get(case["ruleset"], case["ruleset"])
+        out.append(f"  rerun: {rerun} --ruleset {shlex.quote(reference)} --id {shlex.quote(case['id'])}")
     return "\n".join(out)
 
 
