@@ -144,6 +144,14 @@ class TestCli:
         assert main(["conformance", "summary", str(report), "--baseline", str(report)]) == 1
         assert "no change" in capsys.readouterr().out
 
+    def test_rerun_command_names_the_house_rule_file(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        house = tmp_path / "club.yaml"
+        house.write_text("id: club\nversion: 1\ntitle: Club\nextends: classic\n")
+        assert main(["conformance", "run", "--impl", misbehaving("rule-bug"), "--kind", "legal_plays",
+                     "--ruleset", str(house)]) == 1
+        out = capsys.readouterr().out
+        assert f"--ruleset {house} --id " in out and "--ruleset club " not in out
+
     def test_baseline_shows_only_changes(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
         main(["conformance", "run", "--kind", "legal_plays", "--report", str(good)])
