@@ -20,6 +20,7 @@ name a suit (any suit).
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -73,7 +74,7 @@ def deal_first_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> tupl
     _check_deck(deck)
     masks = [0, 0, 0, 0]
     position = _deal_masks(rules["deal.first_packets"][0], dealer.next, deck, 0, masks)
-    return {seat: CardSet(masks[seat]) for seat in Seat}, deck[position]
+    return {seat: CardSet(masks[seat]) for seat in SEATS}, deck[position]
 
 
 def complete_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat) -> dict[Seat, CardSet]:
@@ -82,7 +83,7 @@ def complete_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Se
     Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_deck``) on a bad deck.
     """
     first, turned = deal_first_hands(rules, dealer, deck)
-    return _completed(rules, dealer, deck, taker, [first[seat].mask for seat in Seat], turned)
+    return _completed(rules, dealer, deck, taker, [first[seat].mask for seat in SEATS], turned)
 
 
 def _completed(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat, first: list[int],
@@ -92,7 +93,16 @@ def _completed(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat, 
     start = taker if rules["deal.completion_start"] == "taker_first" else dealer.next
     sizes = [2 if seat == taker else 3 for seat in range(4)]
     _deal_masks((0,), start, deck, FIRST_DEAL_CARDS + 1, masks, sizes)
-    return {seat: CardSet(masks[seat]) for seat in Seat}
+    return {seat: CardSet(masks[seat]) for seat in SEATS}
+
+
+@functools.cache
+def _open_status(allow_turned_suit: bool, eldest: Seat, turned_suit: Suit, count: int) -> AuctionStatus:
+    """The status before call ``count`` (0 to 7) of the first two rounds; shared, since it is frozen."""
+    if count < 4:
+        return AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=1, legal=("pass", "take"))
+    suits = tuple(letter for letter in SUIT_LETTERS if allow_turned_suit or letter != turned_suit.letter)
+    return AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=2, legal=("pass", *suits))
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +148,6 @@ class Auction:
         """The current status."""
         return self._status
 
-    def _round_two_suits(self) -> tuple[str, ...]:
-        allow_turned = self.rules["bidding.round2_allow_turnup_suit"]
-        return tuple(letter for letter in SUIT_LETTERS if allow_turned or letter != self.turned.suit.letter)
-
     def _compute(self) -> AuctionStatus:
         count = len(self.calls)
         eldest = self.dealer.next
@@ -150,10 +156,8 @@ class Auction:
             taker = SEATS[(eldest + count - 1) & 3] if count <= 8 else eldest
             trump = self.turned.suit if last == "take" else Suit.parse(last)
             return AuctionStatus("taken", taker=taker, trump=trump, round=min((count - 1) // 4 + 1, 3))
-        if count < 4:
-            return AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=1, legal=("pass", "take"))
         if count < 8:
-            return AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=2, legal=("pass", *self._round_two_suits()))
+            return _open_status(self.rules["bidding.round2_allow_turnup_suit"], eldest, self.turned.suit, count)
         rule = self.rules["bidding.all_pass"]
         if rule == "forced_third_round":
             return AuctionStatus("open", next=eldest, round=3, legal=tuple(SUIT_LETTERS))
@@ -236,7 +240,7 @@ class DealState:
         self.rules = rules
         self.final_deal = final_deal
         self.dealer = dealer
-        self.first_hands = {seat: first_hands[seat] for seat in Seat}
+        self.first_hands = {seat: first_hands[seat] for seat in SEATS}
         self.turned = turned
         self.pot = pot
         self._completion = completion
@@ -245,7 +249,7 @@ class DealState:
         self.phase = Phase.AUCTION
         self.taker: Seat | None = None
         self.trump: Suit | None = None
-        self.hands: list[int] = [self.first_hands[seat].mask for seat in Seat]
+        self.hands: list[int] = [self.first_hands[seat].mask for seat in SEATS]
         self.full_hands: dict[Seat, CardSet] = {}
         self.belote: Seat | None = None
         self.declarations: list[Declaration] = []
@@ -324,15 +328,15 @@ class DealState:
                     raise BeloteRefError(
                         f"{seat.name} must receive {expected} cards in the completion; found {self._completion[seat]}",
                         code="bad_deal")
-            full = {seat: self.first_hands[seat] | self._completion[seat] for seat in Seat}
+            full = {seat: self.first_hands[seat] | self._completion[seat] for seat in SEATS}
             full[taker] = full[taker] | CardSet([self.turned])
         elif self._deck is not None:
             full = _completed(self.rules, self.dealer, self._deck, taker,
-                              [self.first_hands[seat].mask for seat in Seat], self.turned)
+                              [self.first_hands[seat].mask for seat in SEATS], self.turned)
         else:
             raise BeloteRefError("someone took, but the completion cards are not given", code="bad_deal")
         self.full_hands = full
-        self.hands = [full[seat].mask for seat in Seat]
+        self.hands = [full[seat].mask for seat in SEATS]
         if self.rules["announcements.carre_of_sevens"] == "redeal" and any(
                 hand & _SEVENS == _SEVENS for hand in self.hands):
             # A misdeal-like void deal: the same dealer deals again (rules.md §1.14).
