@@ -47,7 +47,10 @@ _SEVENS = 0x01010101  # the 7 of each suit: rank 0 of suits S H D C
 
 
 def _check_deck(deck: Sequence[Card]) -> None:
-    if len(deck) != 32 or len(set(deck)) != 32:
+    mask = 0
+    for card in deck:
+        mask |= 1 << card
+    if len(deck) != 32 or mask != 0xFFFFFFFF:
         raise BeloteRefError(f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
                              code="bad_deck")
 
@@ -427,15 +430,16 @@ class DealState:
 
         .. warning:: An illegal card or a card not in hand corrupts the state silently.
         """
-        seat = (self.leader + len(self.trick_cards)) & 3
-        self.hands[seat] &= ~(1 << card)
+        trick_cards = self.trick_cards
+        leader = self.leader
+        self.hands[(leader + len(trick_cards)) & 3] &= ~(1 << card)
         self.plays.append(card)
-        self.trick_cards.append(card)
-        if len(self.trick_cards) == 4:
-            cards = tuple(self.trick_cards)
-            self.tricks.append(Trick(self.leader, cards))
+        trick_cards.append(card)
+        if len(trick_cards) == 4:
+            cards = tuple(trick_cards)
+            self.tricks.append(Trick(leader, cards))
             assert self.trump is not None
-            self.leader = SEATS[(self.leader + _winning_index(self.rules.strength[self.trump], cards)) & 3]
+            self.leader = SEATS[(leader + _winning_index(self.rules.strength[self.trump], cards)) & 3]
             self.trick_cards = []
             if len(self.tricks) == 8:
                 self._finish()
