@@ -114,7 +114,7 @@ def _cards(tokens: Any, where: str, what: str) -> list[Card]:
         raise RecordError(f"{what}: {error}", location=where, code="bad_notation") from None
 
 
-def _seat_map(data: Any, record: DealRecord | None, where: str, what: str) -> dict[Seat, CardSet]:
+def _seat_map(data: Any, where: str, what: str) -> dict[Seat, CardSet]:
     if not isinstance(data, dict) or set(data) != {"N", "E", "S", "W"}:
         raise RecordError(f"{what}: expected a mapping with the seats N, E, S and W", location=where)
     result = {}
@@ -149,9 +149,9 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
         belote = Seat.parse(belote_token) if belote_token is not None else None
     except NotationError as error:
         raise RecordError(str(error), location=at(), code="bad_notation") from None
-    hands = _seat_map(_require(data, "hands", at()), None, at("hands"), "hands")
+    hands = _seat_map(_require(data, "hands", at()), at("hands"), "hands")
     completion_data = data.get("completion")
-    completion = _seat_map(completion_data, None, at("completion"), "completion") if completion_data is not None else None
+    completion = _seat_map(completion_data, at("completion"), "completion") if completion_data is not None else None
     calls = data.get("calls", [])
     if not isinstance(calls, list) or not all(isinstance(c, str) for c in calls):
         raise RecordError("'calls' must be a list of calls (pass, take, S, H, D, C)", location=at("calls"))
