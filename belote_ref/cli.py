@@ -336,7 +336,7 @@ def _read_expected_failures(path: str | None) -> frozenset[str]:
 def cmd_conformance_run(args: argparse.Namespace) -> int:
     import shlex
 
-    from belote_ref.conformance.adapter import AdapterFailure, open_adapter
+    from belote_ref.conformance.adapter import AdapterFailure, open_adapter, terminate_on_sigterm
     from belote_ref.conformance.corpus import load_corpus
     from belote_ref.conformance.report import (
         read_report,
@@ -358,9 +358,13 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     options = RunOptions(timeout=args.timeout, per_case=args.per_case,
                          expected_failures=_read_expected_failures(args.expected_failures))
     rerun = "belote-ref conformance run" + (f" --impl {shlex.quote(args.impl)}" if args.impl else "")
+    stderr_log = Path(f"{args.report}.stderr") if args.report else None
+    if stderr_log is not None:
+        stderr_log.unlink(missing_ok=True)
     try:
-        hello, results = run_cases(lambda: open_adapter(args.impl, args.timeout), cases, options,
-                                   progress=_Progress(sys.stderr))
+        with terminate_on_sigterm():
+            hello, results = run_cases(lambda: open_adapter(args.impl, args.timeout, stderr_log), cases, options,
+                                       progress=_Progress(sys.stderr))
     except AdapterFailure as failure:
         print(f"error: the implementation could not start: {failure.reason}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -550,6 +554,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return EXIT_OK
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     except Exception as error:  # noqa: BLE001 - the CLI must never show a bare traceback
         if args.debug:
             raise

@@ -1,9 +1,19 @@
 """Talking to an implementation under test: a subprocess speaking JSON lines, or a Python object.
 
-The runner never trusts the other side: every reply is awaited with a timeout, lines longer than
-:data:`MAX_LINE` are refused, standard error is drained continuously (an adapter that floods it
-cannot block), and any protocol mistake is reported as an :class:`AdapterFailure` naming what was
-wrong, after which the runner restarts the adapter.
+The runner never trusts the other side. For a subprocess adapter:
+
+- it runs in a session (process group) of its own, and the whole group is killed on a restart,
+  at the end of a run, on Ctrl-C or SIGTERM, and, through the :mod:`reaper
+  <belote_ref.conformance.reaper>`, even when the runner itself is killed;
+- standard output is read in large chunks by a thread and split on ``\\n``; a line longer than
+  :data:`MAX_LINE` is refused and the rest of it drained, never kept;
+- requests are written by a thread of their own, so a adapter that stops reading can never block
+  the runner: the reply it owes simply times out;
+- replies are decoded with bounds on nesting depth and number size (:func:`decode_reply`);
+- standard error is drained as fast as the adapter writes it; the last :data:`STDERR_TAIL` bytes
+  are kept for messages and, when asked, the first :data:`STDERR_LOG_LIMIT` bytes written to a file.
+
+Every way the adapter can go wrong ends in an :class:`AdapterFailure` naming what happened.
 """
 
 from __future__ import annotations
@@ -13,16 +23,33 @@ import json
 import os
 import queue
 import shlex
+import signal
 import subprocess
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, Literal
 
-__all__ = ["MAX_LINE", "AdapterFailure", "InProcessAdapter", "SubprocessAdapter", "open_adapter"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_LINE",
+    "AdapterFailure",
+    "InProcessAdapter",
+    "SubprocessAdapter",
+    "decode_reply",
+    "open_adapter",
+    "terminate_on_sigterm",
+]
 
 MAX_LINE = 4 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_DIGITS = 30
+STDERR_TAIL = 16 * 1024
+STDERR_LOG_LIMIT = 8 * 1024 * 1024
+_CHUNK = 1 << 16
 _EOF = object()
 
 
@@ -35,60 +62,223 @@ class AdapterFailure(Exception):
         self.reason = reason
 
 
-class SubprocessAdapter:
-    """An implementation's adapter started as a subprocess (``command`` is split like a shell would)."""
+# ------------------------------------------------------------------------------------- replies
 
-    def __init__(self, command: str | list[str], timeout: float) -> None:
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"a number of {len(text)} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _depth(text: str) -> int:
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def decode_reply(line: bytes) -> dict[str, Any]:
+    """Decode one reply line: UTF-8, a JSON object, nesting and numbers bounded.
+
+    Raises :class:`AdapterFailure` (``crash``) saying what is wrong with it.
+    """
+    try:
+        text = line.decode("utf-8").strip()
+    except UnicodeDecodeError as error:
+        raise AdapterFailure("crash", f"the reply is not UTF-8 (byte {error.start})") from None
+    # Counting brackets costs a pass over the text; only lines with many of them pay it.
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
+        raise AdapterFailure("crash", f"the reply nests deeper than {MAX_DEPTH} levels")
+    try:
+        reply = json.loads(text, parse_int=_bounded_int, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as error:
+        detail = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+        preview = text[:60] + ("..." if len(text) > 60 else "")
+        raise AdapterFailure("crash", f"the reply is not JSON ({detail}): {preview!r}") from None
+    if not isinstance(reply, dict):
+        raise AdapterFailure("crash", f"the reply is not a JSON object: {text[:60]!r}")
+    return reply
+
+
+# ------------------------------------------------------------------------------------- processes
+
+
+class _Reaper:
+    """The one :mod:`~belote_ref.conformance.reaper` process of this runner, started on first use."""
+
+    _lock = threading.Lock()
+    _process: subprocess.Popen[bytes] | None = None
+
+    @classmethod
+    def _tell(cls, line: str) -> None:
+        with cls._lock:
+            if cls._process is None or cls._process.poll() is not None:
+                script = Path(__file__).with_name("reaper.py")
+                try:
+                    cls._process = subprocess.Popen([sys.executable, "-I", "-S", str(script)], stdin=subprocess.PIPE,
+                                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                                    start_new_session=True)
+                except OSError:
+                    cls._process = None
+                    return
+            assert cls._process.stdin is not None
+            try:
+                cls._process.stdin.write(line.encode("ascii"))
+                cls._process.stdin.flush()
+            except OSError:
+                pass
+
+    @classmethod
+    def watch(cls, group: int) -> None:
+        """Kill ``group`` if this runner dies before :meth:`release` is called."""
+        cls._tell(f"+{group}\n")
+
+    @classmethod
+    def release(cls, group: int) -> None:
+        """``group`` is gone: forget it."""
+        cls._tell(f"-{group}\n")
+
+
+def kill_group(group: int) -> None:
+    """SIGKILL every process of ``group``; no error if it is already gone."""
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+_LIVE_GROUPS: set[int] = set()
+
+
+@contextmanager
+def terminate_on_sigterm() -> Iterator[None]:
+    """Within this block SIGTERM raises :class:`SystemExit` (status 143), so that the ``finally``
+    clauses that kill the adapters' groups run when the runner is told to terminate."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_exit(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, raise_exit)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        for group in list(_LIVE_GROUPS):
+            kill_group(group)
+
+
+class SubprocessAdapter:
+    """An implementation's adapter started as a subprocess (``command`` is split like a shell would).
+
+    ``stderr_log``: a file to which the adapter's standard error is appended (bounded at
+    :data:`STDERR_LOG_LIMIT` bytes per adapter process).
+    """
+
+    def __init__(self, command: str | list[str], timeout: float, stderr_log: Path | None = None) -> None:
+        if isinstance(command, str):
+            try:
+                self.argv = shlex.split(command)
+            except ValueError as error:
+                raise AdapterFailure("crash", f"cannot split the command {command!r}: {error}") from None
+        else:
+            self.argv = list(command)
+        if not self.argv:
+            raise AdapterFailure("crash", "the adapter command is empty")
         self.timeout = timeout
+        self.stderr_log = stderr_log
         self.process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[object] = queue.Queue()
-        self._stderr: deque[str] = deque(maxlen=50)
+        self._outbox: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr = bytearray()
+        self._stderr_lock = threading.Lock()
+        self._closing = threading.Event()
         self.description = " ".join(shlex.quote(a) for a in self.argv)
 
     def start(self) -> None:
-        """Start the process and the threads that read its output."""
+        """Start the process in its own session and the threads that read and write its pipes."""
         try:
             self.process = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True,
             )
-        except OSError as error:
-            raise AdapterFailure("crash", f"cannot start {self.description}: {error.strerror}") from None
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            raise AdapterFailure("crash", f"cannot start {self.description}: {reason}") from None
+        _LIVE_GROUPS.add(self.process.pid)
+        _Reaper.watch(self.process.pid)
         self._lines = queue.Queue()
-        threading.Thread(target=self._read_stdout, args=(self.process, self._lines), daemon=True).start()
-        threading.Thread(target=self._read_stderr, args=(self.process,), daemon=True).start()
+        self._outbox = queue.Queue()
+        self._closing = threading.Event()
+        with self._stderr_lock:
+            self._stderr = bytearray()
+        assert self.process.stdout is not None and self.process.stderr is not None and self.process.stdin is not None
+        log = self._open_log()
+        threading.Thread(target=_read_lines, args=(self.process.stdout, self._lines, self._closing), daemon=True).start()
+        threading.Thread(target=self._drain_stderr, args=(self.process.stderr, log), daemon=True).start()
+        threading.Thread(target=_write_messages, args=(self.process.stdin, self._outbox), daemon=True).start()
 
-    @staticmethod
-    def _read_stdout(process: subprocess.Popen[bytes], lines: queue.Queue[object]) -> None:
-        assert process.stdout is not None
-        stream = process.stdout
+    def _open_log(self) -> IO[bytes] | None:
+        if self.stderr_log is None:
+            return None
         try:
-            while True:
-                line = stream.readline(MAX_LINE + 1)
-                if not line:
-                    break
-                if len(line) > MAX_LINE and not line.endswith(b"\n"):
-                    lines.put(AdapterFailure("crash", f"a line longer than {MAX_LINE // (1024 * 1024)} MiB"))
-                    return
-                lines.put(line)
+            log = open(self.stderr_log, "ab")  # noqa: SIM115 - closed by the draining thread
+        except OSError:
+            return None
+        log.write(f"--- {self.description} (pid {self.process.pid if self.process else '?'})\n".encode())
+        return log
+
+    def _drain_stderr(self, stream: IO[bytes], log: IO[bytes] | None) -> None:
+        written = 0
+        try:
+            while chunk := os.read(stream.fileno(), _CHUNK):
+                with self._stderr_lock:
+                    self._stderr += chunk
+                    if len(self._stderr) > 2 * STDERR_TAIL:
+                        del self._stderr[:-STDERR_TAIL]
+                if log is not None and written < STDERR_LOG_LIMIT:
+                    piece = chunk[: STDERR_LOG_LIMIT - written]
+                    log.write(piece)
+                    written += len(piece)
+                    if written >= STDERR_LOG_LIMIT:
+                        log.write(f"\n--- truncated after {STDERR_LOG_LIMIT} bytes\n".encode())
         except (OSError, ValueError):
             pass
-        lines.put(_EOF)
+        finally:
+            stream.close()
+            if log is not None:
+                log.close()
 
-    def _read_stderr(self, process: subprocess.Popen[bytes]) -> None:
-        assert process.stderr is not None
-        try:
-            for line in iter(lambda: process.stderr.readline(65536), b""):  # type: ignore[union-attr]
-                self._stderr.append(line.decode("utf-8", "replace").rstrip("\n"))
-        except (OSError, ValueError):
-            pass
+    def stderr_tail(self, lines: int = 5, limit: int = 500) -> str:
+        """The last ``lines`` lines the adapter wrote to standard error, at most ``limit`` characters."""
+        with self._stderr_lock:
+            data = bytes(self._stderr[-STDERR_TAIL:])
+        text = data.decode("utf-8", "replace").rstrip()
+        tail = "\n".join(text.splitlines()[-lines:])
+        return tail if len(tail) <= limit else "..." + tail[-limit:]
 
-    def stderr_tail(self) -> str:
-        """The last lines the adapter wrote to standard error."""
-        return "\n".join(self._stderr)
-
-    def request(self, message: Mapping[str, Any], timeout: float | None = None) -> dict[str, Any] | None:
+    def request(self, message: Mapping[str, Any], timeout: float | None = None) -> dict[str, Any]:
         """Send ``message`` and return the decoded reply.
 
         Raises :class:`AdapterFailure` on a timeout, end of output, a non-JSON or over-long line.
@@ -97,76 +287,121 @@ class SubprocessAdapter:
         return self.receive(timeout)
 
     def send(self, message: Mapping[str, Any]) -> int:
-        """Write one message; return its size in bytes. Raises :class:`AdapterFailure` if the adapter is gone."""
+        """Queue one message for the writer thread; return its size in bytes.
+
+        Never blocks. Raises :class:`AdapterFailure` if the adapter has already exited.
+        """
         if self.process is None or self.process.poll() is not None:
             code = self.process.returncode if self.process else None
             raise AdapterFailure("crash", f"the adapter is not running (exit code {code})")
-        assert self.process.stdin is not None
         data = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-        try:
-            self.process.stdin.write(data)
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise AdapterFailure("crash", f"the adapter closed its input (exit code {self.process.poll()})") from None
+        self._outbox.put(data)
         return len(data)
 
     def receive(self, timeout: float | None = None) -> dict[str, Any]:
         """The next reply line, decoded. Raises :class:`AdapterFailure` as :meth:`request` does."""
         assert self.process is not None
+        wait = timeout if timeout is not None else self.timeout
         try:
-            item = self._lines.get(timeout=timeout if timeout is not None else self.timeout)
+            item = self._lines.get(timeout=wait)
         except queue.Empty:
-            raise AdapterFailure("timeout", f"no reply within {timeout or self.timeout:g} s") from None
+            raise AdapterFailure("timeout", f"no reply within {wait:g} s") from None
         if item is _EOF:
             try:
-                self.process.wait(timeout=5)
+                # The output is closed; give an exiting process a moment to report its status.
+                self.process.wait(timeout=min(wait, 0.5))
             except subprocess.TimeoutExpired:
                 pass
-            raise AdapterFailure("crash", f"the adapter exited (exit code {self.process.returncode}) without replying")
+            code = self.process.returncode
+            how = f"exited (exit code {code})" if code is not None else "closed its output"
+            raise AdapterFailure("crash", f"the adapter {how} without replying")
         if isinstance(item, AdapterFailure):
             raise item
         assert isinstance(item, bytes)
-        text = item.decode("utf-8", "replace").strip()
-        try:
-            reply = json.loads(text)
-        except json.JSONDecodeError:
-            preview = text[:60] + ("..." if len(text) > 60 else "")
-            raise AdapterFailure("crash", f"the reply is not JSON: {preview!r}") from None
-        if not isinstance(reply, dict):
-            raise AdapterFailure("crash", f"the reply is not a JSON object: {text[:60]!r}")
-        return reply
+        return decode_reply(item)
 
     def stop(self) -> None:
-        """Send ``stop``, then make sure the process is gone."""
+        """Send ``stop``, give the adapter a moment to exit, then kill its whole group."""
         process = self.process
         if process is None:
             return
-        try:
-            if process.poll() is None and process.stdin is not None:
-                process.stdin.write(b'{"cmd":"stop"}\n')
-                process.stdin.flush()
-                process.stdin.close()
-                process.wait(timeout=2)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
+        if process.poll() is None:
+            self._outbox.put(b'{"cmd":"stop"}\n')
+            self._outbox.put(None)
+            try:
+                process.wait(timeout=min(self.timeout, 2.0) if self.timeout > 0 else 2.0)
+            except subprocess.TimeoutExpired:
+                pass
         self.kill()
 
     def kill(self) -> None:
-        """End the process at once."""
+        """End the adapter and every process of its group at once."""
         process = self.process
-        if process is not None and process.poll() is None:
-            process.kill()
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
-        for stream in (process.stdin, process.stdout, process.stderr) if process else ():
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        if process is None:
+            return
+        self._closing.set()
+        self._outbox.put(None)
+        kill_group(process.pid)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        _LIVE_GROUPS.discard(process.pid)
+        _Reaper.release(process.pid)
+        # The pipes are closed by the threads that use them: closing a descriptor under a thread
+        # blocked on it would let the number be reused by the next adapter's pipe.
         self.process = None
+
+
+def _read_lines(stream: IO[bytes], lines: queue.Queue[object], closing: threading.Event) -> None:
+    """Split the adapter's output into lines; refuse (and drain) a line over :data:`MAX_LINE`."""
+    buffer = bytearray()
+    refusing = False
+    fd = stream.fileno()
+    try:
+        while not closing.is_set():
+            chunk = os.read(fd, _CHUNK)
+            if not chunk:
+                break
+            start = 0
+            while True:
+                end = chunk.find(b"\n", start)
+                if end < 0:
+                    break
+                if refusing:
+                    refusing = False
+                else:
+                    buffer += chunk[start:end]
+                    lines.put(bytes(buffer))
+                buffer.clear()
+                start = end + 1
+            if not refusing:
+                buffer += chunk[start:]
+                if len(buffer) > MAX_LINE:
+                    lines.put(AdapterFailure("crash", f"a line longer than {MAX_LINE // (1024 * 1024)} MiB"))
+                    buffer.clear()
+                    refusing = True
+    except (OSError, ValueError):
+        pass
+    finally:
+        stream.close()
+    if buffer and not refusing:
+        lines.put(AdapterFailure("crash", f"the adapter ended with half a line ({len(buffer)} bytes, no newline)"))
+    lines.put(_EOF)
+
+
+def _write_messages(stream: IO[bytes], outbox: queue.Queue[bytes | None]) -> None:
+    """Write queued messages until ``None``; a blocked or broken pipe stalls only this thread."""
+    fd = stream.fileno()
+    try:
+        while (data := outbox.get()) is not None:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+    except (OSError, ValueError):
+        pass
+    finally:
+        stream.close()
 
 
 class InProcessAdapter:
@@ -181,8 +416,8 @@ class InProcessAdapter:
         try:
             factory = getattr(importlib.import_module(module_name), attribute)
             self.handler: Callable[[dict[str, Any]], dict[str, Any] | None] = factory()
-        except (ImportError, AttributeError, TypeError) as error:
-            raise AdapterFailure("crash", f"cannot load python:{spec}: {error}") from None
+        except Exception as error:  # noqa: BLE001 - any failure to load the implementation is reported
+            raise AdapterFailure("crash", f"cannot load python:{spec}: {type(error).__name__}: {error}") from None
         self.description = f"python:{spec}"
         self.timeout = 0.0
         self._replies: deque[dict[str, Any] | None | AdapterFailure] = deque()
@@ -221,17 +456,23 @@ class InProcessAdapter:
         """Nothing to stop."""
 
     def kill(self) -> None:
-        """Nothing to kill."""
+        """Forget the replies not yet received."""
+        self._replies.clear()
 
-    def stderr_tail(self) -> str:
+    def stderr_tail(self, lines: int = 5, limit: int = 500) -> str:
+        """An in-process implementation has no standard error of its own."""
         return ""
 
 
-def open_adapter(impl: str | None, timeout: float) -> SubprocessAdapter | InProcessAdapter:
+def open_adapter(impl: str | None, timeout: float,
+                 stderr_log: Path | None = None) -> SubprocessAdapter | InProcessAdapter:
     """The adapter for ``--impl``: ``python:mod:factory`` in-process, a command line, or (None) the
-    reference engine's ``belote-ref serve`` run as a subprocess."""
+    reference engine's ``belote-ref serve`` run as a subprocess.
+
+    Raises :class:`AdapterFailure` for a command that is empty or cannot be split like a shell would.
+    """
     if impl is None:
-        return SubprocessAdapter([sys.executable, "-m", "belote_ref.cli", "serve"], timeout)
+        return SubprocessAdapter([sys.executable, "-m", "belote_ref.cli", "serve"], timeout, stderr_log)
     if impl.startswith("python:"):
         return InProcessAdapter(impl[len("python:"):])
-    return SubprocessAdapter(impl, timeout)
+    return SubprocessAdapter(impl, timeout, stderr_log)

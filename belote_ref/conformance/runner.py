@@ -136,8 +136,7 @@ def _apply_expectations(result: CaseResult, expected_failures: frozenset[str]) -
     return result
 
 
-WINDOW_CASES = 32
-WINDOW_BYTES = 48 * 1024  # below a pipe's buffer, so writing never blocks on a hung adapter
+WINDOW_CASES = 32  # requests in flight; the writer thread means a full pipe never blocks the runner
 
 
 def run_cases(
@@ -148,18 +147,34 @@ def run_cases(
 ) -> tuple[dict[str, Any], list[CaseResult]]:
     """Run ``cases`` against adapters made by ``make_adapter``; return the hello reply and the results.
 
-    Requests are pipelined (the protocol answers in order), a few kilobytes ahead of the replies;
-    after a crash or a timeout the adapter is restarted and the requests it had not answered are
-    sent again to the new one. Raises :class:`AdapterFailure` when the very first adapter cannot
-    start or greet.
+    Requests are pipelined (the protocol answers in order). When the adapter crashes, stalls or
+    breaks the protocol, the oldest unanswered case takes the outcome (``crash`` or ``timeout``),
+    the adapter's whole process group is killed, a new adapter is started and the other unanswered
+    requests are sent to it again; every failure settles one case, so the run always ends. The
+    adapter is killed however this function exits (an exception, Ctrl-C, SIGTERM). Raises
+    :class:`AdapterFailure` when the very first adapter cannot start or greet.
     """
     adapter = make_adapter()
-    adapter.start()
+    live: Adapter | None = adapter
     try:
+        adapter.start()
         hello = check_hello(adapter.request(hello_message()))
-    except AdapterFailure:
-        adapter.kill()
-        raise
+        results = _run_with(adapter, hello, make_adapter, cases, options, progress)
+        live = None
+        return hello, results
+    finally:
+        if live is not None:
+            live.kill()
+
+
+def _run_with(
+    adapter: Adapter,
+    hello: Mapping[str, Any],
+    make_adapter: Callable[[], Adapter],
+    cases: Sequence[Case],
+    options: RunOptions,
+    progress: Callable[[int, int, CaseResult], None] | None,
+) -> list[CaseResult]:
     results: list[CaseResult | None] = [None] * len(cases)
     done = 0
 
@@ -178,52 +193,57 @@ def run_cases(
             record(index, CaseResult(case, "n/a"))
     live: Adapter | None = adapter
     window = 1 if options.per_case else WINDOW_CASES
-    pending: deque[tuple[int, int, float, int]] = deque()  # case index, seq, start time, bytes
+    pending: deque[tuple[int, int, float]] = deque()  # case index, seq, time sent
     seq = 0
-    while to_send or pending:
-        while to_send and len(pending) < window and sum(p[3] for p in pending) < WINDOW_BYTES:
-            index = to_send[0]
-            try:
-                if live is None:
+
+    def fail_oldest(failure: AdapterFailure, when: str = "") -> None:
+        """The adapter is unusable: the oldest unanswered case takes the failure, the rest are resent."""
+        nonlocal live
+        tail = live.stderr_tail() if live is not None else ""
+        if live is not None:
+            live.kill()
+        live = None
+        if pending:
+            index, _, started = pending.popleft()
+        else:
+            index, started = to_send.popleft(), time.perf_counter()
+        to_send.extendleft(reversed([p[0] for p in pending]))
+        pending.clear()
+        message = when + failure.reason + (f"; stderr ends: {tail}" if tail else "")
+        result = CaseResult(cases[index], failure.outcome, message=message)
+        result.seconds = time.perf_counter() - started
+        record(index, result)
+
+    try:
+        while to_send or pending:
+            if live is None:
+                try:
                     live = make_adapter()
                     live.start()
                     check_hello(live.request(hello_message()))
-                seq += 1
-                size = live.send(run_message(seq, cases[index]))
+                except AdapterFailure as failure:
+                    fail_oldest(failure, "on restart: ")
+                    continue
+            try:
+                while to_send and len(pending) < window:
+                    seq += 1
+                    live.send(run_message(seq, cases[to_send[0]]))
+                    pending.append((to_send.popleft(), seq, time.perf_counter()))
+                index, sent_seq, started = pending[0]
+                result = judge(cases[index], live.receive(), sent_seq)
             except AdapterFailure as failure:
-                to_send.popleft()
-                record(index, CaseResult(cases[index], failure.outcome, message=f"on (re)start: {failure.reason}"))
-                if live is not None:
-                    live.kill()
-                live = None
-                if pending:
-                    break
+                fail_oldest(failure)
                 continue
-            to_send.popleft()
-            pending.append((index, seq, time.perf_counter(), size))
-        if not pending:
-            continue
-        index, sent_seq, started, _ = pending.popleft()
-        case = cases[index]
-        try:
-            assert live is not None
-            result = judge(case, live.receive(), sent_seq)
-        except AdapterFailure as failure:
-            tail = live.stderr_tail() if live is not None else ""
-            result = CaseResult(case, failure.outcome, message=failure.reason + (f"; stderr: {tail[-300:]}" if tail else ""))
-            if live is not None:
-                live.kill()
-            live = None
-            to_send.extendleft(reversed([p[0] for p in pending]))
-            pending.clear()
-        result.seconds = time.perf_counter() - started
-        record(index, result)
-        if options.per_case and live is not None:
+            pending.popleft()
+            result.seconds = time.perf_counter() - started
+            record(index, result)
+            if options.per_case:
+                live.stop()
+                live = None
+    finally:
+        if live is not None:
             live.stop()
-            live = None
-    if live is not None:
-        live.stop()
-    return hello, [result for result in results if result is not None]
+    return [result for result in results if result is not None]
 
 
 def build_cases(fixtures: Iterable[Fixture], rulesets: Sequence[Ruleset], kinds: Sequence[str] = (),

@@ -51,7 +51,10 @@ def _notation_problem(value: Any, path: str) -> str | None:
 def smoke(impl: str, timeout: float) -> tuple[bool, list[str]]:
     """Run the smoke test; return whether it passed and the lines to print."""
     lines: list[str] = []
-    adapter = open_adapter(impl, timeout)
+    try:
+        adapter = open_adapter(impl, timeout)
+    except AdapterFailure as failure:
+        return False, [f"the adapter could not start: {failure.reason}"]
     try:
         adapter.start()
         try:

@@ -1,0 +1,208 @@
+"""A third-party adapter is untrusted input: every way it can misbehave ends in a graded outcome.
+
+Each misbehaving adapter (tests/adapters/misbehave.py) goes wrong on one run request; the runner
+must grade that case, restart the adapter, finish the others, and leave no process behind.
+Timeouts here are generous (the machine may be loaded); only the modes that hang use a short one,
+since waiting for it is the point.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from belote_ref.cli import main
+from belote_ref.conformance.adapter import AdapterFailure, decode_reply, open_adapter
+from belote_ref.conformance.corpus import load_corpus
+from belote_ref.conformance.runner import Case, RunOptions, build_cases, run_cases
+from belote_ref.rules import find_ruleset
+
+MISBEHAVE = Path(__file__).parent / "adapters" / "misbehave.py"
+PATIENT = 30.0  # for adapters that answer: never reached unless something is broken
+HANG = 2.0  # for adapters that hang: the timeout is what is tested
+
+
+def misbehaving(mode: str, tag: str = "") -> str:
+    return f"{sys.executable} {MISBEHAVE} {mode} {tag}".rstrip()
+
+
+def some_cases(count: int) -> list[Case]:
+    cases = build_cases(load_corpus(), [find_ruleset("classic")], kinds=["trick_winner"])
+    assert len(cases) >= count
+    return cases[:count]
+
+
+def outcomes(impl: str, count: int, timeout: float = PATIENT) -> tuple[list[str], list[str]]:
+    _, results = run_cases(lambda: open_adapter(impl, timeout), some_cases(count), RunOptions(timeout=timeout))
+    return [r.outcome for r in results], [r.message for r in results]
+
+
+def tagged_processes(tag: str, runner: int | None = None) -> list[int]:
+    """Live (not zombie) processes whose command line holds ``tag``, other than ``runner``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if tag.encode() in cmdline and state != "Z" and int(entry.name) not in (os.getpid(), runner):
+            found.append(int(entry.name))
+    return found
+
+
+def wait_until(condition: object, seconds: float = 60.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected", "says"),
+    [
+        ("exit", "crash", "exited (exit code 3)"),
+        ("garbage", "crash", "not JSON"),
+        ("wrong-seq", "crash", "seq"),
+        ("huge-line", "crash", "longer than 4 MiB"),
+        ("big-reply", "crash", "longer than 4 MiB"),
+        ("half-reply", "crash", "half a line"),
+        ("close-stdout", "crash", "closed its output"),
+        ("big-number", "crash", "5001 digits"),
+        ("deep", "crash", "nests deeper than"),
+        ("bad-utf8", "crash", "not UTF-8"),
+    ],
+)
+def test_a_broken_reply_is_a_crash_of_that_case_only(mode: str, expected: str, says: str) -> None:
+    graded, messages = outcomes(misbehaving(mode), 6)
+    assert graded == ["pass", expected, "pass", expected, "pass", expected]
+    assert says in messages[1]
+
+
+@pytest.mark.parametrize("mode", ["hang", "no-newline", "deaf"])
+def test_a_stalled_adapter_times_out_and_the_run_goes_on(mode: str) -> None:
+    graded, messages = outcomes(misbehaving(mode), 4, timeout=HANG)
+    assert graded == ["pass", "timeout", "pass", "timeout"]
+    assert f"no reply within {HANG:g} s" in messages[1]
+
+
+def test_an_adapter_that_exits_after_five_answers() -> None:
+    graded, _ = outcomes(misbehaving("exit:6"), 12)
+    assert graded == ["pass"] * 5 + ["crash"] + ["pass"] * 5 + ["crash"]
+
+
+def test_an_adapter_that_exits_right_after_hello() -> None:
+    graded, messages = outcomes(misbehaving("exit-hello"), 3)
+    assert graded == ["crash", "crash", "crash"]
+    assert all("exited" in message for message in messages)
+
+
+def test_an_adapter_that_stalls_through_sh_is_killed_with_its_shell(tmp_path: Path) -> None:
+    tag = f"sh-{uuid.uuid4().hex}"
+    impl = f"sh -c '{sys.executable} {MISBEHAVE} hang {tag}'"
+    graded, _ = outcomes(impl, 4, timeout=HANG)
+    assert graded == ["pass", "timeout", "pass", "timeout"]
+    assert wait_until(lambda: not tagged_processes(tag)), tagged_processes(tag)
+
+
+def test_flooded_stderr_is_drained_and_its_tail_kept() -> None:
+    graded, _ = outcomes(misbehaving("flood"), 6)
+    assert graded == ["pass"] * 6
+
+
+def test_a_crash_quotes_the_last_lines_of_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "r.jsonl"
+    code = main(["conformance", "run", "--impl", misbehaving("stderr-story:1"), "--ruleset", "classic",
+                 "--kind", "trick_winner", "--id", some_cases(3)[1].fixture.id, "--report", str(report)])
+    assert code == 1
+    _ = capsys.readouterr()
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    message = next(line["message"] for line in lines if line.get("outcome") == "crash")
+    assert "stderr line 20" in message and "stderr line 16" in message and "stderr line 15" not in message
+    log = Path(f"{report}.stderr").read_text()
+    assert "stderr line 1\n" in log and "stderr line 20" in log
+
+
+def test_every_child_of_the_adapter_is_gone_after_the_run() -> None:
+    tag = f"spawn-{uuid.uuid4().hex}"
+    graded, _ = outcomes(misbehaving("spawn", tag), 8)
+    assert graded == ["pass"] * 8
+    assert wait_until(lambda: not tagged_processes(tag)), tagged_processes(tag)
+
+
+def test_children_are_gone_after_each_restart() -> None:
+    tag = f"restart-{uuid.uuid4().hex}"
+    impl = f"{sys.executable} {MISBEHAVE} spawn {tag}"
+    _, results = run_cases(lambda: open_adapter(impl, PATIENT), some_cases(4), RunOptions(timeout=PATIENT, per_case=True))
+    assert [r.outcome for r in results] == ["pass"] * 4
+    assert wait_until(lambda: not tagged_processes(tag)), tagged_processes(tag)
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+def test_killing_the_runner_kills_the_adapter_group(how: signal.Signals) -> None:
+    tag = f"killed-{uuid.uuid4().hex}"
+    impl = misbehaving("hang:3", tag)
+    runner = subprocess.Popen([sys.executable, "-m", "belote_ref.cli", "conformance", "run", "--impl", impl,
+                               "--timeout", "600", "--kind", "trick_winner", "--ruleset", "classic"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        # The adapter hanging on its third case, and the three children it started.
+        assert wait_until(lambda: len(tagged_processes(tag, runner.pid)) >= 4), "the adapter never started"
+        runner.send_signal(how)
+        runner.wait(timeout=60)
+        assert wait_until(lambda: not tagged_processes(tag)), tagged_processes(tag)
+    finally:
+        runner.kill()
+        for pid in tagged_processes(tag):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        (b'{"seq": 1, "result": 1' + b"0" * 5000 + b"}", "digits"),
+        (b"[" * 100_000 + b"]" * 100_000, "nests deeper"),
+        (b'{"seq": NaN}', "not JSON"),
+        (b'{"seq": 1, "result": "\xff"}', "not UTF-8"),
+        (b"[1, 2]", "not a JSON object"),
+        (b'{"seq": 1', "not JSON"),
+    ],
+)
+def test_decode_reply_refuses(line: bytes, says: str) -> None:
+    with pytest.raises(AdapterFailure) as caught:
+        decode_reply(line)
+    assert says in caught.value.reason
+
+
+@pytest.mark.parametrize(
+    ("impl", "says"),
+    [
+        ("", "the adapter command is empty"),
+        ("'x", "cannot split the command"),
+        ("/nonexistent/adapter", "cannot start"),
+        (f"{sys.executable} -c pass", "exit code 0"),
+    ],
+)
+def test_an_adapter_that_cannot_start_is_one_line_and_exit_2(impl: str, says: str,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "run", "--impl", impl, "--ruleset", "classic", "--kind", "trick_winner"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0] and "internal error" not in err[0]
+
+
+@pytest.mark.parametrize("impl", ["", "'x", "/nonexistent/adapter"])
+def test_smoke_with_an_adapter_that_cannot_start(impl: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "smoke", "--impl", impl]) == 1
+    assert "could not start" in capsys.readouterr().out
