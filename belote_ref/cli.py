@@ -337,16 +337,11 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     import shlex
 
     from belote_ref.conformance.adapter import AdapterFailure, open_adapter, terminate_on_sigterm
+    from belote_ref.conformance.applicability import Claims, check_claims, departures
     from belote_ref.conformance.corpus import load_corpus
-    from belote_ref.conformance.report import (
-        read_report,
-        render_failures,
-        render_table,
-        report_lines,
-        summarize_changes,
-        write_junit,
-    )
+    from belote_ref.conformance.report import read_report, report_lines, summarize_changes, write_junit
     from belote_ref.conformance.runner import RunOptions, build_cases, run_cases
+    from belote_ref.protocol import KINDS
 
     references = args.ruleset or list(shipped_rulesets())
     rulesets = [resolve_ruleset(r) for r in references]
@@ -357,26 +352,32 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     options = RunOptions(timeout=args.timeout, per_case=args.per_case,
                          expected_failures=_read_expected_failures(args.expected_failures))
-    rerun = "belote-ref conformance run" + (f" --impl {shlex.quote(args.impl)}" if args.impl else "")
     stderr_log = Path(f"{args.report}.stderr") if args.report else None
     if stderr_log is not None:
         stderr_log.unlink(missing_ok=True)
+    warnings: list[str] = []
+
+    def warn_about_claims(hello: dict[str, Any]) -> None:
+        warnings.extend(check_claims(hello, KINDS))
+        for warning in warnings:
+            print(f"warning: hello: {warning}", file=sys.stderr)
+
     try:
         with terminate_on_sigterm():
             hello, results = run_cases(lambda: open_adapter(args.impl, args.timeout, stderr_log), cases, options,
-                                       progress=_Progress(sys.stderr))
+                                       progress=_Progress(sys.stderr), on_hello=warn_about_claims)
     except AdapterFailure as failure:
         print(f"error: the implementation could not start: {failure.reason}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    lines = report_lines(hello, results, " ".join(shlex.quote(a) for a in sys.argv))
+    claims = Claims.from_hello(hello)
+    declares_parameters = bool((hello.get("supports") or {}).get("parameters"))
+    lines = report_lines(hello, results, " ".join(shlex.quote(a) for a in sys.argv), impl=args.impl,
+                         ruleset_refs=ruleset_refs, warnings=warnings,
+                         departures=departures(claims) if declares_parameters else None)
     implementation = hello.get("implementation") or {}
     print(f"{implementation.get('name')} {implementation.get('version', '')} against belote-ref's corpus "
           f"({len(cases)} cases)")
-    print(render_table(lines))
-    failures = render_failures(lines, rerun, ruleset_refs)
-    if failures:
-        print()
-        print(failures)
+    _print_report(lines)
     if args.report:
         Path(args.report).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
                                      encoding="utf-8")
@@ -385,11 +386,35 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     if args.baseline:
         print("\nchanges since the baseline:")
         print(summarize_changes(lines, read_report(args.baseline)))
-    return EXIT_OK if lines[-1]["ok"] else EXIT_FAILED
+    return _run_status(lines)
+
+
+def _print_report(lines: list[dict[str, Any]]) -> None:
+    from belote_ref.conformance.report import (
+        render_departures,
+        render_failures,
+        render_not_applicable,
+        render_table,
+    )
+
+    print(render_table(lines))
+    for section in (render_not_applicable(lines), render_departures(lines[0]), render_failures(lines)):
+        if section:
+            print()
+            print(section)
+
+
+def _run_status(lines: list[dict[str, Any]]) -> int:
+    footer = lines[-1] if lines and lines[-1].get("type") == "footer" else {"ok": False}
+    sent = sum(count for outcome, count in (footer.get("counts") or {}).items() if outcome != "n/a")
+    if footer.get("ok") and not sent:
+        print("no case was sent: the adapter's hello claims none of them (see the reasons above)", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK if footer.get("ok") else EXIT_FAILED
 
 
 def cmd_conformance_summary(args: argparse.Namespace) -> int:
-    from belote_ref.conformance.report import read_report, render_failures, render_table, summarize_changes
+    from belote_ref.conformance.report import read_report, summarize_changes
 
     lines = read_report(args.report)
     if args.baseline:
@@ -397,13 +422,8 @@ def cmd_conformance_summary(args: argparse.Namespace) -> int:
     else:
         adapter = lines[0].get("adapter") or {}
         print(f"{adapter.get('name')} {adapter.get('version', '')}: {lines[0].get('command', '')}")
-        print(render_table(lines))
-        failures = render_failures(lines, "belote-ref conformance run")
-        if failures:
-            print()
-            print(failures)
-    footer = lines[-1] if lines[-1].get("type") == "footer" else {"ok": False}
-    return EXIT_OK if footer.get("ok") else EXIT_FAILED
+        _print_report(lines)
+    return _run_status(lines)
 
 
 def cmd_conformance_smoke(args: argparse.Namespace) -> int:

@@ -137,7 +137,7 @@ class TestCli:
         code = main(["conformance", "run", "--impl", impl, "--kind", "legal_plays", "--report", str(report)])
         out = capsys.readouterr().out
         assert code == 1
-        assert "FAIL " in out and "rules: " in out and "situation: trump" in out
+        assert "FAIL x" in out and ", rules play." in out and "situation: trump" in out
         assert "legal: missing" in out and "rerun: belote-ref conformance run --impl" in out
         # summary re-renders; against itself as a baseline nothing changed
         assert main(["conformance", "summary", str(report)]) == 1

@@ -22,30 +22,56 @@ from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES, CaseResult
 from belote_ref.errors import BeloteRefError
 from belote_ref.protocol import PROTOCOL_VERSION
 
-__all__ = ["read_report", "render_failures", "render_table", "report_lines", "summarize_changes", "write_junit"]
+__all__ = [
+    "read_report",
+    "render_departures",
+    "render_failures",
+    "render_not_applicable",
+    "render_table",
+    "report_lines",
+    "rerun_command",
+    "summarize_changes",
+    "write_junit",
+]
 
 
-def report_lines(hello: Mapping[str, Any], results: Sequence[CaseResult], command: str) -> list[dict[str, Any]]:
-    """The report as a list of JSON objects: header, one per case, footer."""
+def report_lines(hello: Mapping[str, Any], results: Sequence[CaseResult], command: str, *,
+                 impl: str | None = None, ruleset_refs: Mapping[str, str] | None = None,
+                 warnings: Sequence[str] = (), departures: Mapping[str, Mapping[str, Any]] | None = None,
+                 ) -> list[dict[str, Any]]:
+    """The report as a list of JSON objects: header, one per case, footer.
+
+    The header keeps what a later ``summary`` needs to print rerun commands: ``impl`` (the
+    ``--impl`` as given, null for the reference engine) and ``ruleset_refs`` (ruleset id -> how the
+    command line named it, a house rule's path); and the hello's ``warnings`` and the adapter's
+    ``departures`` from the shipped rulesets.
+    """
     counts = Counter(result.outcome for result in results)
-    header = {
+    header: dict[str, Any] = {
         "type": "header", "runner": {"name": "belote-ref", "version": __version__}, "suite": __version__,
         "protocol": PROTOCOL_VERSION, "adapter": dict(hello.get("implementation") or {}), "command": command,
-        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "impl": impl,
+        "ruleset_refs": dict(ruleset_refs or {}), "warnings": list(warnings),
     }
+    if departures is not None:
+        header["departures"] = {ruleset: dict(values) for ruleset, values in departures.items()}
     lines: list[dict[str, Any]] = [header]
     for result in results:
         case = result.case
-        line: dict[str, Any] = {"type": "case", "id": case.fixture.id, "kind": case.fixture.kind,
+        line: dict[str, Any] = {"type": "case", "id": case.id, "kind": case.fixture.kind,
                                 "ruleset": case.ruleset.id, "outcome": result.outcome, "rules": list(case.fixture.rules),
                                 "provenance": case.fixture.provenance}
-        if result.outcome not in ("pass", "n/a"):
-            line.update({"expected": case.expected, "got": result.got, "message": result.message,
-                         "differences": result.differences})
+        if result.outcome == "n/a":
+            line["reason"] = result.message
+        elif result.outcome != "pass":
+            line.update({"given": case.given, "expected": case.expected, "got": result.got,
+                         "message": result.message, "differences": result.differences})
         if result.seconds:
             line["ms"] = round(result.seconds * 1000, 3)
         lines.append(line)
+    not_applicable = Counter(result.message for result in results if result.outcome == "n/a")
     lines.append({"type": "footer", "counts": {outcome: counts.get(outcome, 0) for outcome in OUTCOMES},
+                  "not_applicable": dict(not_applicable.most_common()),
                   "ok": not any(counts.get(o) for o in BAD_OUTCOMES)})
     return lines
 
@@ -128,33 +154,89 @@ def _picture(given: Mapping[str, Any], kind: str) -> str:
     return json.dumps(given)[:100]
 
 
-def render_failures(lines: Sequence[Mapping[str, Any]], rerun: str,
-                    ruleset_refs: Mapping[str, str] | None = None) -> str:
-    """Each bad case: id, rules, picture, expected vs got, and the command that reruns it.
+def rerun_command(header: Mapping[str, Any]) -> str:
+    """``belote-ref conformance run`` with the ``--impl`` of the run the header describes."""
+    impl = header.get("impl")
+    return "belote-ref conformance run" + (f" --impl {shlex.quote(impl)}" if isinstance(impl, str) else "")
 
-    ``ruleset_refs`` maps a ruleset id to how the command line named it (a house rule's path).
+
+def _differing_fields(case: Mapping[str, Any]) -> tuple[str, ...]:
+    fields = {str(difference).split(":", 1)[0] for difference in case.get("differences") or []}
+    return tuple(sorted(fields))
+
+
+def _cause(case: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Failures with the same cause share a kind, an outcome, the rules they exercise and the
+    fields that differ (or, for a crash or an error, the start of the message)."""
+    message = str(case.get("message") or "")
+    detail = _differing_fields(case) if case["outcome"] == "fail" else (message.split(";", 1)[0][:60],)
+    return case["kind"], case["outcome"], tuple(case.get("rules") or ()), detail
+
+
+def render_failures(lines: Sequence[Mapping[str, Any]], rerun: str | None = None,
+                    ruleset_refs: Mapping[str, str] | None = None, shown_per_group: int = 8) -> str:
+    """The bad cases grouped by cause: for each group, its size, one example in full (rules,
+    picture, expected vs got, the command that reruns it) and the ids of the others.
+
+    ``rerun`` and ``ruleset_refs`` default to what the report's header recorded.
     """
-    ruleset_refs = ruleset_refs or {}
-    out = []
     header = lines[0] if lines else {}
+    rerun = rerun or rerun_command(header)
+    ruleset_refs = {**(header.get("ruleset_refs") or {}), **(ruleset_refs or {})}
+    groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
     for case in _cases(lines):
-        if case["outcome"] not in BAD_OUTCOMES:
-            continue
-        out.append(f"{case['outcome'].upper()} {case['id']} [{case['ruleset']}]")
-        if case.get("rules"):
-            out.append(f"  rules: {', '.join(case['rules'])}")
-        given = _given_of(case, header)
+        if case["outcome"] in BAD_OUTCOMES:
+            groups.setdefault(_cause(case), []).append(case)
+    out: list[str] = []
+    for (kind, outcome, rules, detail), members in sorted(groups.items(), key=lambda item: -len(item[1])):
+        example = members[0]
+        if out:
+            out.append("")
+        what = f"field {', '.join(detail)}" if outcome == "fail" and detail else ", ".join(d for d in detail if d)
+        out.append(f"{outcome.upper()} x{len(members)}: {kind}" + (f", rules {', '.join(rules)}" if rules else "")
+                   + (f"; {what}" if what else ""))
+        out.append(f"  example {example['id']} [{example['ruleset']}]")
+        given = _given_of(example, header)
         if given is not None:
-            out.append(f"  situation: {_picture(given, case['kind'])}")
-        for difference in case.get("differences") or []:
+            out.append(f"  situation: {_picture(given, kind)}")
+        for difference in example.get("differences") or []:
             out.append(f"  {difference}")
-        if case.get("message"):
-            out.append(f"  {case['message']}")
-        if case["outcome"] in ("fail",) and not case.get("differences"):
-            out.append(f"  expected {json.dumps(case.get('expected'))}")
-            out.append(f"  got      {json.dumps(case.get('got'))}")
-        reference = ruleset_refs.get(case["ruleset"], case["ruleset"])
-        out.append(f"  rerun: {rerun} --ruleset {shlex.quote(reference)} --id {shlex.quote(case['id'])}")
+        if example.get("message"):
+            out.append(f"  {example['message']}")
+        if outcome == "fail" and not example.get("differences"):
+            out.append(f"  expected {json.dumps(example.get('expected'))}")
+            out.append(f"  got      {json.dumps(example.get('got'))}")
+        reference = ruleset_refs.get(example["ruleset"], example["ruleset"])
+        out.append(f"  rerun: {rerun} --ruleset {shlex.quote(reference)} --id {shlex.quote(example['id'])}")
+        others = [f"{m['id']} [{m['ruleset']}]" for m in members[1:]]
+        if others:
+            listed = others[:shown_per_group]
+            more = f", and {len(others) - len(listed)} more" if len(others) > len(listed) else ""
+            out.append(f"  also: {', '.join(listed)}{more}")
+    return "\n".join(out)
+
+
+def render_not_applicable(lines: Sequence[Mapping[str, Any]]) -> str:
+    """The cases not sent, counted by reason (empty when every case was sent)."""
+    reasons = Counter(str(c.get("reason") or "not applicable") for c in _cases(lines) if c["outcome"] == "n/a")
+    if not reasons:
+        return ""
+    out = [f"not applicable: {sum(reasons.values())} case(s)"]
+    out.extend(f"  {count:>6}  {reason}" for reason, count in reasons.most_common())
+    return "\n".join(out)
+
+
+def render_departures(header: Mapping[str, Any]) -> str:
+    """Which shipped rulesets the adapter's claims match, and where it departs from the others."""
+    departures = header.get("departures")
+    if not departures:
+        return ""
+    matching = [ruleset for ruleset, values in departures.items() if not values]
+    out = [f"matches the shipped ruleset(s): {', '.join(matching) if matching else 'none'}"]
+    for ruleset, values in departures.items():
+        for parameter_id, claimed in values.items():
+            shown = claimed if claimed == "*" else " | ".join(json.dumps(v, ensure_ascii=False).strip('"') for v in claimed)
+            out.append(f"departs from {ruleset} on {parameter_id}: {shown or 'no value claimed'}")
     return "\n".join(out)
 
 
@@ -162,6 +244,8 @@ _GIVEN_LOOKUP: dict[str, Mapping[str, Any]] = {}
 
 
 def _given_of(case: Mapping[str, Any], header: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    if isinstance(case.get("given"), Mapping):
+        return case["given"]  # type: ignore[no-any-return]
     if not _GIVEN_LOOKUP:
         from belote_ref.conformance.corpus import load_corpus
 
@@ -170,13 +254,19 @@ def _given_of(case: Mapping[str, Any], header: Mapping[str, Any]) -> Mapping[str
 
 
 def summarize_changes(current: Sequence[Mapping[str, Any]], baseline: Sequence[Mapping[str, Any]]) -> str:
-    """Only what changed between two reports: cases whose outcome differs, new and removed cases."""
+    """Only what changed between two reports: cases whose outcome differs, new and removed cases.
+
+    When the two runs had another scope (different rulesets, kinds or id filters), the cases
+    present in only one of them are reported in one line each, not one per case.
+    """
     before = {(c["id"], c["ruleset"]): c["outcome"] for c in _cases(baseline)}
     after = {(c["id"], c["ruleset"]): c["outcome"] for c in _cases(current)}
+    only_before, only_after = set(before) - set(after), set(after) - set(before)
+    other_scope = len(only_before) > 10 or len(only_after) > 10
     out = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key), after.get(key)
-        if old == new:
+        if old == new or (other_scope and (old is None or new is None)):
             continue
         label = f"{key[0]} [{key[1]}]"
         if old is None:
@@ -187,15 +277,21 @@ def summarize_changes(current: Sequence[Mapping[str, Any]], baseline: Sequence[M
             direction = "fixed   " if new in ("pass", "xfail") and old in BAD_OUTCOMES else (
                 "broken  " if new in BAD_OUTCOMES else "changed ")
             out.append(f"{direction} {label}: {old} -> {new}")
+    if other_scope:
+        scope = (f"the baseline has another scope: {len(only_before)} of its case(s) are not in this run and "
+                 f"{len(only_after)} case(s) of this run are not in it; compared the {len(set(before) & set(after))} "
+                 f"case(s) in both")
+        out.insert(0, scope)
     return "\n".join(out) if out else "no change"
 
 
 def write_junit(lines: Sequence[Mapping[str, Any]], path: str | Path) -> None:
-    """JUnit XML derived from the report (one test case per case; n/a cases are left out)."""
-    cases = [c for c in _cases(lines) if c["outcome"] != "n/a"]
+    """JUnit XML derived from the report: one test case per case; an n/a case is a skipped one
+    whose message gives the reason."""
+    cases = list(_cases(lines))
     failures = sum(1 for c in cases if c["outcome"] == "fail")
     errors = sum(1 for c in cases if c["outcome"] in ("error", "crash", "timeout", "xpass"))
-    skipped = sum(1 for c in cases if c["outcome"] in ("skip", "xfail"))
+    skipped = sum(1 for c in cases if c["outcome"] in ("skip", "xfail", "n/a"))
     adapter = (lines[0].get("adapter") or {}).get("name", "implementation") if lines else "implementation"
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            f'<testsuite name={quoteattr("belote-ref conformance: " + str(adapter))} tests="{len(cases)}" '
@@ -211,6 +307,8 @@ def write_junit(lines: Sequence[Mapping[str, Any]], path: str | Path) -> None:
             out.append(f'    <error message={quoteattr(case["outcome"])}>{detail}</error>')
         elif case["outcome"] in ("skip", "xfail"):
             out.append(f'    <skipped message={quoteattr(case["outcome"] + ": " + (case.get("message") or ""))}/>')
+        elif case["outcome"] == "n/a":
+            out.append(f'    <skipped message={quoteattr("n/a: " + (case.get("reason") or ""))}/>')
         out.append("  </testcase>")
     out.append("</testsuite>")
     Path(path).write_text("\n".join(out) + "\n", encoding="utf-8")

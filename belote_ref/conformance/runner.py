@@ -1,8 +1,7 @@
 """The conformance runner: send every applicable case to an implementation and judge its answers.
 
-Cases are (fixture, ruleset) pairs. A case is sent only when the adapter declared its kind and
-either the ruleset id or every resolved parameter value (``"*"``: any value); otherwise it is
-``n/a``. Expectations are never sent. Outcomes: ``pass``, ``fail`` (a wrong result), ``error``
+Cases are (fixture, ruleset) pairs. A case is sent only when the adapter's claims cover it (see
+:mod:`~belote_ref.conformance.applicability`); otherwise it is ``n/a``, with the reason. Expectations are never sent. Outcomes: ``pass``, ``fail`` (a wrong result), ``error``
 (the adapter answered ``errored``), ``crash`` and ``timeout`` (the adapter is restarted and the
 run goes on), ``skip`` (the adapter answered ``skipped``), ``n/a``, and against an
 expected-failures file ``xfail`` / ``xpass`` (an unexpected pass counts as an error).
@@ -18,11 +17,12 @@ from typing import Any
 
 from belote_ref import __version__
 from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, SubprocessAdapter
+from belote_ref.conformance.applicability import Claims
 from belote_ref.conformance.corpus import Fixture, compare_results
 from belote_ref.protocol import PROTOCOL_VERSION
 from belote_ref.rules import Ruleset
 
-__all__ = ["OUTCOMES", "BAD_OUTCOMES", "Case", "CaseResult", "RunOptions", "run_cases", "supported"]
+__all__ = ["OUTCOMES", "BAD_OUTCOMES", "Case", "CaseResult", "RunOptions", "not_applicable_reason", "run_cases"]
 
 OUTCOMES = ("pass", "fail", "error", "crash", "timeout", "skip", "n/a", "xfail", "xpass")
 BAD_OUTCOMES = frozenset({"fail", "error", "crash", "timeout", "xpass"})
@@ -32,21 +32,38 @@ Adapter = SubprocessAdapter | InProcessAdapter
 
 @dataclass(frozen=True)
 class Case:
-    """One fixture under one ruleset, with its expected result."""
+    """One fixture under one ruleset, with its expected result.
+
+    A derived case (the fixture with its suits renamed or its seats rotated, see
+    :mod:`~belote_ref.conformance.symmetry`) carries its own ``given`` and ``expected`` and a
+    ``variant`` label such as ``trump=S``; its id is ``<fixture id>@<variant>``.
+    """
 
     fixture: Fixture
     ruleset: Ruleset
     expected: Mapping[str, Any]
+    variant: str = ""
+    derived_given: Mapping[str, Any] | None = None
+
+    @property
+    def id(self) -> str:
+        """The fixture id, with ``@variant`` for a derived case."""
+        return f"{self.fixture.id}@{self.variant}" if self.variant else self.fixture.id
+
+    @property
+    def given(self) -> Mapping[str, Any]:
+        """The situation sent to the adapter."""
+        return self.derived_given if self.derived_given is not None else self.fixture.given
 
     @property
     def key(self) -> str:
-        """``<fixture id> <ruleset id>``: how expected-failure files and baselines name a case."""
-        return f"{self.fixture.id} {self.ruleset.id}"
+        """``<case id> <ruleset id>``: how expected-failure files and baselines name a case."""
+        return f"{self.id} {self.ruleset.id}"
 
 
 @dataclass
 class CaseResult:
-    """What happened to one case."""
+    """What happened to one case; for ``n/a``, ``message`` says why it was not sent."""
 
     case: Case
     outcome: str
@@ -65,23 +82,9 @@ class RunOptions:
     expected_failures: frozenset[str] = frozenset()
 
 
-def supported(hello: Mapping[str, Any], case: Case) -> bool:
-    """Whether the adapter's ``hello`` declares support for ``case``."""
-    supports = hello.get("supports") or {}
-    if case.fixture.kind not in (supports.get("kinds") or ()):
-        return False
-    if case.ruleset.id in (supports.get("rulesets") or ()):
-        return True
-    parameters = supports.get("parameters") or {}
-    if not isinstance(parameters, Mapping):
-        return False
-    for parameter_id, value in case.ruleset.params.items():
-        declared = parameters.get(parameter_id)
-        if declared == "*":
-            continue
-        if not isinstance(declared, list) or not any(type(v) is type(value) and v == value for v in declared):
-            return False
-    return True
+def not_applicable_reason(claims: Claims, case: Case) -> str | None:
+    """None when the adapter's claims cover ``case``; otherwise why not."""
+    return claims.reason_not_applicable(case.fixture.kind, case.ruleset, case.fixture.rules)
 
 
 def check_hello(reply: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -107,7 +110,7 @@ def hello_message() -> dict[str, Any]:
 def run_message(seq: int, case: Case) -> dict[str, Any]:
     """The ``run`` request for a case: the resolved ruleset and the ``given``, never the expectation."""
     return {"cmd": "run", "seq": seq, "kind": case.fixture.kind, "ruleset": case.ruleset.to_json(),
-            "given": case.fixture.given}
+            "given": case.given}
 
 
 def judge(case: Case, reply: Mapping[str, Any], seq: int) -> CaseResult:
@@ -126,7 +129,7 @@ def judge(case: Case, reply: Mapping[str, Any], seq: int) -> CaseResult:
 
 
 def _apply_expectations(result: CaseResult, expected_failures: frozenset[str]) -> CaseResult:
-    if result.case.key in expected_failures or result.case.fixture.id in expected_failures:
+    if result.case.key in expected_failures or result.case.id in expected_failures:
         if result.outcome == "pass":
             result.outcome = "xpass"
             result.message = "passed, but listed as an expected failure"
@@ -144,8 +147,11 @@ def run_cases(
     cases: Sequence[Case],
     options: RunOptions,
     progress: Callable[[int, int, CaseResult], None] | None = None,
+    on_hello: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[dict[str, Any], list[CaseResult]]:
     """Run ``cases`` against adapters made by ``make_adapter``; return the hello reply and the results.
+
+    ``on_hello`` is called with the first adapter's hello before any case is sent.
 
     Requests are pipelined (the protocol answers in order). When the adapter crashes, stalls or
     breaks the protocol, the oldest unanswered case takes the outcome (``crash`` or ``timeout``),
@@ -159,6 +165,8 @@ def run_cases(
     try:
         adapter.start()
         hello = check_hello(adapter.request(hello_message()))
+        if on_hello is not None:
+            on_hello(hello)
         results = _run_with(adapter, hello, make_adapter, cases, options, progress)
         live = None
         return hello, results
@@ -185,12 +193,14 @@ def _run_with(
         if progress is not None:
             progress(done, len(cases), results[index])  # type: ignore[arg-type]
 
+    claims = Claims.from_hello(hello)
     to_send: deque[int] = deque()
     for index, case in enumerate(cases):
-        if supported(hello, case):
+        reason = not_applicable_reason(claims, case)
+        if reason is None:
             to_send.append(index)
         else:
-            record(index, CaseResult(case, "n/a"))
+            record(index, CaseResult(case, "n/a", message=reason))
     live: Adapter | None = adapter
     window = 1 if options.per_case else WINDOW_CASES
     pending: deque[tuple[int, int, float]] = deque()  # case index, seq, time sent

@@ -1,0 +1,170 @@
+"""What an adapter claims in its ``hello``, and which cases that makes applicable, with the reason.
+
+A case applies to an adapter when its kind is declared and either
+
+- its ruleset resolves to the parameters of a ruleset the adapter declares in
+  ``supports.rulesets`` (the adapter implements that ruleset exactly), or
+- for every parameter the case's result depends on (the fixture's ``rules``, a set that
+  ``conformance lint`` checks with the reference engine), the value in the case's ruleset is one
+  the adapter claims: listed in ``supports.parameters[P]`` (``"*"``: any allowed value) or, for a
+  parameter it does not list, the value that parameter has in one of its declared rulesets.
+
+Every case that does not apply gets a reason in words (``kind trick_winner not supported``,
+``parameter play.undertrump_partner at value "never" not supported``), counted in the summary.
+:func:`check_claims` names every unknown kind, parameter, value or ruleset of a hello, with the
+nearest valid name, for ``smoke`` (an error) and ``run`` (a warning).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from belote_ref.registry import Registry, load_registry
+from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
+
+__all__ = ["ANY", "Claims", "check_claims", "departures", "same_value"]
+
+ANY = "*"
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equality that tells ``true`` from ``1``, as JSON does."""
+    return type(a) is type(b) and a == b
+
+
+def _format(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Claims:
+    """An adapter's declared support, compiled once per run."""
+
+    kinds: frozenset[str]
+    rulesets: tuple[Ruleset, ...]
+    parameters: Mapping[str, Any]
+
+    @classmethod
+    def from_hello(cls, hello: Mapping[str, Any]) -> Claims:
+        """Read ``hello["supports"]``; unknown names are ignored here (see :func:`check_claims`)."""
+        supports = hello.get("supports") or {}
+        kinds = supports.get("kinds") if isinstance(supports, Mapping) else None
+        shipped = shipped_rulesets()
+        ruleset_ids = supports.get("rulesets") if isinstance(supports, Mapping) else None
+        rulesets = tuple(find_ruleset(r) for r in _strings(ruleset_ids) if r in shipped)
+        parameters = supports.get("parameters") if isinstance(supports, Mapping) else None
+        return cls(frozenset(_strings(kinds)), rulesets,
+                   dict(parameters) if isinstance(parameters, Mapping) else {})
+
+    def values_of(self, parameter_id: str) -> Any:
+        """The values claimed for a parameter: a list, or :data:`ANY`."""
+        declared = self.parameters.get(parameter_id)
+        if declared == ANY:
+            return ANY
+        if isinstance(declared, list):
+            return declared
+        values: list[Any] = []
+        for ruleset in self.rulesets:
+            value = ruleset.params.get(parameter_id)
+            if not any(same_value(value, v) for v in values):
+                values.append(value)
+        return values
+
+    def claims_value(self, parameter_id: str, value: Any) -> bool:
+        """Whether the adapter claims ``value`` for ``parameter_id``."""
+        values = self.values_of(parameter_id)
+        return values == ANY or any(same_value(value, v) for v in values)
+
+    def implements_exactly(self, ruleset: Ruleset) -> bool:
+        """Whether ``ruleset`` resolves to the parameters of a ruleset the adapter declares."""
+        return any(declared.params == ruleset.params for declared in self.rulesets)
+
+    def reason_not_applicable(self, kind: str, ruleset: Ruleset, depends_on: Iterable[str]) -> str | None:
+        """None when the case applies; otherwise why not, in words."""
+        if kind not in self.kinds:
+            return f"kind {kind} not supported"
+        if self.implements_exactly(ruleset):
+            return None
+        if not self.rulesets and not self.parameters:
+            return "no ruleset and no parameter declared"
+        for parameter_id in depends_on:
+            value = ruleset.params.get(parameter_id)
+            if not self.claims_value(parameter_id, value):
+                return f"parameter {parameter_id} at value {_format(value)} not supported"
+        return None
+
+
+def _strings(items: Any) -> list[str]:
+    return [item for item in items if isinstance(item, str)] if isinstance(items, list) else []
+
+
+def _nearest(word: str, candidates: Iterable[str]) -> str:
+    match = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.5)
+    return f"; did you mean {match[0]!r}?" if match else ""
+
+
+def check_claims(hello: Mapping[str, Any], kinds: Sequence[str], registry: Registry | None = None) -> list[str]:
+    """Every name in ``hello["supports"]`` that the suite does not know, with the nearest valid one."""
+    registry = registry or load_registry()
+    supports = hello.get("supports") or {}
+    if not isinstance(supports, Mapping):
+        return ["supports must be an object"]
+    problems = []
+    declared_kinds = supports.get("kinds")
+    for kind in _strings(declared_kinds):
+        if kind not in kinds:
+            problems.append(f"supports.kinds: unknown kind {kind!r}{_nearest(kind, kinds)}")
+    if isinstance(declared_kinds, list) and len(_strings(declared_kinds)) != len(declared_kinds):
+        problems.append("supports.kinds: every kind is a string")
+    shipped = shipped_rulesets()
+    rulesets = supports.get("rulesets")
+    if rulesets is not None and not isinstance(rulesets, list):
+        problems.append("supports.rulesets must be a list of ruleset ids")
+    for ruleset_id in _strings(rulesets):
+        if ruleset_id not in shipped:
+            problems.append(f"supports.rulesets: unknown ruleset {ruleset_id!r}{_nearest(ruleset_id, shipped)}")
+    parameters = supports.get("parameters")
+    if parameters is not None and not isinstance(parameters, Mapping):
+        problems.append("supports.parameters must be an object of parameter id -> list of values or \"*\"")
+        parameters = {}
+    for parameter_id, values in (parameters or {}).items():
+        if parameter_id not in registry:
+            problems.append(f"supports.parameters: unknown parameter {parameter_id!r}"
+                            f"{_nearest(parameter_id, registry.parameters)}")
+            continue
+        if values == ANY:
+            continue
+        if not isinstance(values, list):
+            problems.append(f"supports.parameters.{parameter_id}: expected a list of values or \"*\"; "
+                            f"found {_format(values)}")
+            continue
+        parameter = registry[parameter_id]
+        for value in values:
+            if not parameter.allows(value):
+                allowed = [_format(v) for v in parameter.values]
+                hint = _nearest(_format(value), allowed) if parameter.closed else ""
+                problems.append(f"supports.parameters.{parameter_id}: value {_format(value)} is not allowed"
+                                f"{hint}" + (f" (allowed: {', '.join(allowed)})" if parameter.closed and not hint else ""))
+    return problems
+
+
+def departures(claims: Claims, registry: Registry | None = None) -> dict[str, dict[str, Any]]:
+    """For each shipped ruleset, the parameters whose value there the adapter does not claim,
+    mapped to what it claims instead. An empty mapping: the adapter can play that ruleset.
+
+    Only outcome parameters count; documentary ones never change a result.
+    """
+    registry = registry or load_registry()
+    result: dict[str, dict[str, Any]] = {}
+    for ruleset_id in shipped_rulesets():
+        ruleset = find_ruleset(ruleset_id)
+        differing = {}
+        for parameter_id, parameter in registry.parameters.items():
+            if parameter.outcome and not claims.claims_value(parameter_id, ruleset.params[parameter_id]):
+                differing[parameter_id] = claims.values_of(parameter_id)
+        result[ruleset_id] = differing
+    return result
