@@ -174,12 +174,15 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from itertools import chain
 
+    from belote_ref.jsonlines import binary_input
     from belote_ref.record import check_records, describe
 
     counts = {"good": 0, "bad": 0, "unchecked": 0}
     unreadable = False
     for path in args.files:
-        checks = check_records(sys.stdin.buffer, "<stdin>") if path == "-" else check_records(path)
+        if path == "-" and sys.stdin is None:
+            raise BeloteRefError("-: there is no standard input to read", code="io")
+        checks = check_records(binary_input(sys.stdin), "<stdin>") if path == "-" else check_records(path)
         # A file of one deal is shown trick by trick: hold the first verdict until the second
         # entry is read (or the file ends). Entries are still read and checked one at a time.
         first, second = next(checks, None), next(checks, None)
@@ -481,8 +484,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "(not a record, an illegal event, or a result that disagrees or cannot be checked: empty, an "
                     "unknown key, a deal not over) or unchecked (every event legal, no result recorded, e.g. a "
                     "partial deal). Each problem is one line, file:line: message; a bad line never stops the rest. "
-                    "Exit 0 when no record is bad, 1 when a record fails its check, 2 when an entry is not a "
-                    "record.")
+                    "Exit 0 when no record is bad, 1 when a record fails its check, 2 when an entry cannot be read "
+                    "as a record of a shipped ruleset.")
     replay.add_argument("files", nargs="+", metavar="FILE",
                         help="a .jsonl file (one record per line), a YAML/JSON file, or - for JSON Lines on "
                              "standard input")

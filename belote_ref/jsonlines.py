@@ -91,6 +91,7 @@ def read_lines(stream: IO[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iterator[t
     rest of it has been read and dropped piece by piece, so the next line is read normally.
     Reads lazily: a line is read only when the previous one has been consumed.
     """
+    drain_chunk = min(_DRAIN_CHUNK, max_bytes + 1)
     number = 0
     while True:
         line = stream.readline(max_bytes + 1)
@@ -100,7 +101,7 @@ def read_lines(stream: IO[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iterator[t
         if len(line) > max_bytes:
             # Drop the rest of the line without keeping it: only the end of the line matters.
             while not line.endswith(b"\n"):
-                line = stream.readline(_DRAIN_CHUNK)
+                line = stream.readline(drain_chunk)
                 if not line:
                     break
             yield number, JsonLineError(f"line longer than {max_bytes} bytes; skipped", code="line_too_long")
