@@ -379,7 +379,7 @@ def _encode_reply(reply: Mapping[str, Any]) -> bytes:
 
 
 def reply_to_line(raw: bytes) -> bytes | None:
-    """The reply line (UTF-8 JSON, ending in ``\n``) to one raw input line, or None for ``stop``.
+    """The reply line (UTF-8 JSON, ending in ``\\n``) to one raw input line, or None for ``stop``.
 
     Never raises for bad input: a line that is not strict UTF-8 JSON within the limits of
     :mod:`belote_ref.jsonlines` is answered ``errored``.
