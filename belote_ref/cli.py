@@ -172,27 +172,39 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from belote_ref.record import describe, read_records, replay
+    from itertools import chain
 
-    status = EXIT_OK
-    count = 0
+    from belote_ref.jsonlines import binary_input
+    from belote_ref.record import check_records, describe
+
+    counts = {"good": 0, "bad": 0, "unchecked": 0}
+    unreadable = False
     for path in args.files:
-        records = list(read_records(path))
-        verbose = args.show or len(records) == 1
-        for record in records:
-            count += 1
-            report = replay(record)
-            if verbose:
-                print(describe(report))
-            if report.error is not None:
-                print(str(report.error), file=sys.stderr)
-                status = EXIT_FAILED
-            for mismatch in report.mismatches:
-                print(f"{record.locate(('result',))}: {mismatch}", file=sys.stderr)
-                status = EXIT_FAILED
-    if status == EXIT_OK:
-        print(f"{count} deal(s) replayed: every event legal, every recorded result agrees")
-    return status
+        if path == "-" and sys.stdin is None:
+            raise BeloteRefError("-: there is no standard input to read", code="io")
+        checks = check_records(binary_input(sys.stdin), "<stdin>") if path == "-" else check_records(path)
+        # A file of one deal is shown trick by trick: hold the first verdict until the second
+        # entry is read (or the file ends). Entries are still read and checked one at a time.
+        first, second = next(checks, None), next(checks, None)
+        verbose = args.show or second is None
+        for check in chain((first, second), checks):
+            if check is None:
+                continue
+            counts[check.verdict] += 1
+            unreadable = unreadable or not check.readable
+            if verbose and check.report is not None:
+                print(describe(check.report))
+            for problem in check.problems:
+                print(problem, file=sys.stderr)
+    total = sum(counts.values())
+    if counts["bad"] == counts["unchecked"] == 0:
+        print(f"{total} deal(s) replayed: every event legal, every recorded result agrees")
+    else:
+        print(f"{total} record(s): {counts['good']} good, {counts['bad']} bad, {counts['unchecked']} unchecked "
+              "(no result recorded)")
+    if counts["bad"]:
+        return EXIT_BAD_INPUT if unreadable else EXIT_FAILED
+    return EXIT_OK
 
 
 def cmd_conformance_lint(args: argparse.Namespace) -> int:
@@ -489,8 +501,18 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--out", metavar="FILE", help="write JSON Lines here (default: standard output)")
     play.set_defaults(handler=cmd_play)
 
-    replay = commands.add_parser("replay", help="check every event of recorded deals and print them")
-    replay.add_argument("files", nargs="+", metavar="FILE")
+    replay = commands.add_parser(
+        "replay", help="check every event of recorded deals and print them",
+        description="Replay recorded deals: check every call, declaration and card, and compare each recorded "
+                    "result with the computed one. A record is good (every event legal, its result agrees), bad "
+                    "(not a record, an illegal event, or a result that disagrees or cannot be checked: empty, an "
+                    "unknown key, a deal not over) or unchecked (every event legal, no result recorded, e.g. a "
+                    "partial deal). Each problem is one line, file:line: message; a bad line never stops the rest. "
+                    "Exit 0 when no record is bad, 1 when a record fails its check, 2 when an entry cannot be read "
+                    "as a record of a shipped ruleset.")
+    replay.add_argument("files", nargs="+", metavar="FILE",
+                        help="a .jsonl file (one record per line), a YAML/JSON file, or - for JSON Lines on "
+                             "standard input")
     replay.add_argument("--show", action="store_true", help="print every deal trick by trick (default: only a single deal)")
     replay.set_defaults(handler=cmd_replay)
     conformance = commands.add_parser("conformance", help="the fixture corpus: lint, coverage, list, dump")

@@ -2,13 +2,17 @@
 
 :func:`run_case` answers one case of any kind from its ``given`` (the shapes of PROTOCOL.md);
 :func:`serve` is the JSON-lines loop on standard input and output. The loop never dies on a bad
-message: it answers ``errored`` with the reason, and exits 0 on ``stop`` or end of input.
+message: it answers ``errored`` with the reason, and exits 0 on ``stop`` or end of input. Input is
+untrusted: it is read as bytes within the limits of :mod:`belote_ref.jsonlines` (line length,
+strict UTF-8, nesting, number size, no duplicate key), and every reply is one line of valid UTF-8.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import sys
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
@@ -17,13 +21,15 @@ from belote_ref.announcements import Declaration, combinations
 from belote_ref.cards import CardSet, Seat, Suit, Team, parse_card, parse_cards
 from belote_ref.deal import DealState, Phase, complete_hands, deal_first_hands, run_auction
 from belote_ref.errors import BeloteRefError
+from belote_ref.jsonlines import JsonLineError, binary_input, decode_json_line, one_line, read_lines
 from belote_ref.match import Match
 from belote_ref.play import Trick, legal_plays, trick_points, trick_winner
 from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset
 from belote_ref.scoring import score_deal
 
-__all__ = ["KINDS", "PROTOCOL_VERSION", "GivenError", "adapter", "answer", "hello", "run_case", "serve"]
+__all__ = ["KINDS", "PROTOCOL_VERSION", "GivenError", "adapter", "answer", "hello", "reply_to_line", "run_case",
+           "serve"]
 
 PROTOCOL_VERSION = 1
 KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match")
@@ -279,7 +285,10 @@ def hello() -> dict[str, Any]:
     }
 
 
-_RULESET_CACHE: dict[tuple[str, int], list[Ruleset]] = {}
+# Compiled rulesets by (id, version), a few parameter sets each, least recently used id first:
+# bounded in ids too, so that messages with ever new ids cannot grow it without end.
+_RULESET_CACHE: OrderedDict[tuple[str, int], list[Ruleset]] = OrderedDict()
+_RULESET_CACHE_IDS = 16
 
 
 def ruleset_of(message: Mapping[str, Any]) -> Ruleset:
@@ -287,55 +296,144 @@ def ruleset_of(message: Mapping[str, Any]) -> Ruleset:
     data = message.get("ruleset")
     if not isinstance(data, Mapping) or not isinstance(data.get("parameters"), Mapping):
         raise GivenError("run: 'ruleset' must be {id, version, parameters}")
-    key = (str(data.get("id", "custom")), int(data.get("version", 1)))
+    ruleset_id = data.get("id", "custom")
+    version = data.get("version", 1)
+    if not isinstance(ruleset_id, str):
+        raise GivenError(f"run: ruleset.id must be a string; found {one_line(repr(ruleset_id), 100)}")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise GivenError(f"run: ruleset.version must be a whole number; found {one_line(repr(version), 100)}")
+    key = (ruleset_id, version)
     parameters = data["parameters"]
     known = _RULESET_CACHE.setdefault(key, [])
+    _RULESET_CACHE.move_to_end(key)
+    if len(_RULESET_CACHE) > _RULESET_CACHE_IDS:
+        _RULESET_CACHE.popitem(last=False)
     for ruleset in known:
         if ruleset.params == parameters:
             return ruleset
     if len(known) > 16:
         known.clear()
-    ruleset = Ruleset.from_parameters(parameters, id=key[0], version=key[1])
+    ruleset = Ruleset.from_parameters(parameters, id=ruleset_id, version=version)
     known.append(ruleset)
     return ruleset
 
 
+def _echoable(seq: Any) -> bool:
+    """Whether ``seq`` can be echoed: an integer, or a string that is valid Unicode (no lone surrogate,
+    so that the reply stays valid UTF-8 for any reader)."""
+    if isinstance(seq, int) and not isinstance(seq, bool):
+        return True
+    if isinstance(seq, str):
+        try:
+            seq.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    return False
+
+
+def _errored(message: Mapping[str, Any] | None, text: str) -> dict[str, Any]:
+    """An ``errored`` reply: ``seq`` echoed when it can be, the reason as one bounded line."""
+    reply: dict[str, Any] = {}
+    if message is not None and _echoable(message.get("seq")):
+        reply["seq"] = message["seq"]
+    reply.update(errored=True, message=one_line(text))
+    return reply
+
+
 def answer(message: Any) -> dict[str, Any] | None:
-    """The reply to one decoded message (None for ``stop``)."""
+    """The reply to one decoded message (None for ``stop``).
+
+    ``seq`` is echoed when it is an integer or a clean string (see :func:`_echoable`), and left out
+    otherwise; an ``errored`` reply's message is one line of at most
+    :data:`~belote_ref.jsonlines.MAX_MESSAGE_CHARS` characters.
+    """
     if not isinstance(message, dict):
-        return {"errored": True, "message": "a message must be a JSON object"}
+        return _errored(None, "a message must be a JSON object")
     command = message.get("cmd")
     if command == "hello":
         return hello()
     if command == "stop":
         return None
-    seq = message.get("seq")
     if command != "run":
-        return {"seq": seq, "errored": True, "message": f"unknown cmd {command!r}"}
+        return _errored(message, f"unknown cmd {command!r}")
     try:
         rules = ruleset_of(message)
-        return {"seq": seq, "result": run_case(rules, str(message.get("kind")), message.get("given") or {})}
+        result = run_case(rules, str(message.get("kind")), message.get("given") or {})
     except BeloteRefError as error:
-        return {"seq": seq, "errored": True, "message": str(error).splitlines()[0]}
+        return _errored(message, str(error).partition("\n")[0])
     except Exception as error:  # noqa: BLE001 - the adapter must answer, never die
-        return {"seq": seq, "errored": True, "message": f"internal error: {type(error).__name__}: {error}"}
+        return _errored(message, f"internal error: {type(error).__name__}: {error}")
+    reply: dict[str, Any] = {"seq": message["seq"]} if _echoable(message.get("seq")) else {}
+    reply["result"] = result
+    return reply
 
 
-def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
-    """Answer protocol messages, one JSON object per line, until ``stop`` or end of input."""
-    for line in stdin:
+def _encode_reply(reply: Mapping[str, Any]) -> bytes:
+    """One reply line, always valid UTF-8: as today (non-ASCII kept) unless a string holds a lone
+    surrogate, which only ASCII escapes can carry."""
+    try:
+        return (json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(reply, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
+
+
+def reply_to_line(raw: bytes) -> bytes | None:
+    """The reply line (UTF-8 JSON, ending in ``\\n``) to one raw input line, or None for ``stop``.
+
+    Never raises for bad input: a line that is not strict UTF-8 JSON within the limits of
+    :mod:`belote_ref.jsonlines` is answered ``errored``.
+    """
+    try:
+        message = decode_json_line(raw)
+    except JsonLineError as error:
+        return _encode_reply(_errored(None, str(error)))
+    reply = answer(message)
+    return None if reply is None else _encode_reply(reply)
+
+
+def _writer(stream: IO[Any]) -> Callable[[bytes], None]:
+    """A function writing reply bytes to ``stream`` (binary, or text such as ``sys.stdout`` or
+    ``io.StringIO``) and flushing it: the runner waits for each reply."""
+    if not isinstance(stream, io.TextIOBase):
+        def write_bytes(data: bytes) -> None:
+            stream.write(data)
+            stream.flush()
+        return write_bytes
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        # Bytes go to the buffer so that the reply is UTF-8 whatever the stream's encoding.
+        def write_buffer(data: bytes) -> None:
+            stream.flush()
+            buffer.write(data)
+            buffer.flush()
+        return write_buffer
+
+    def write_text(data: bytes) -> None:
+        stream.write(data.decode("utf-8"))
+        stream.flush()
+    return write_text
+
+
+def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None) -> int:
+    """Answer protocol messages, one JSON object per line, until ``stop`` or end of input.
+
+    ``stdin`` and ``stdout`` default to the process's; binary or text streams both work (a text
+    one is read and written as UTF-8). Input is read a bounded line at a time; blank lines are
+    skipped.
+    """
+    source = binary_input(sys.stdin if stdin is None else stdin)
+    write = _writer(sys.stdout if stdout is None else stdout)
+    for _, line in read_lines(source):
+        if isinstance(line, JsonLineError):
+            write(_encode_reply(_errored(None, str(line))))
+            continue
         if not line.strip():
             continue
-        try:
-            message = json.loads(line)
-        except json.JSONDecodeError as error:
-            reply: dict[str, Any] | None = {"errored": True, "message": f"not JSON: {error.msg}"}
-        else:
-            reply = answer(message)
-            if reply is None:
-                return 0
-        stdout.write(json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n")
-        stdout.flush()
+        reply = reply_to_line(line)
+        if reply is None:
+            return 0
+        write(reply)
     return 0
 
 

@@ -23,6 +23,17 @@ matter), tricks are listed in play order with their leader, and the result is wr
 Reading accepts the lenient forms (``10H``, unsorted hands, a flat ``plays`` list instead of
 ``tricks``); writing is canonical (sorted hands, ``tricks``). A partial record (a deal stopped
 mid-play, or without ``result``) is valid.
+
+A ``.jsonl`` file (or standard input) is read as untrusted input by :mod:`belote_ref.jsonlines`:
+streamed a line at a time, each line bounded (length, nesting, number size, no duplicate key).
+:func:`check_records` gives one verdict per non-blank line and goes on after a bad one:
+
+- **good**: every event is legal and the recorded ``result`` agrees with the computed one;
+- **bad**: the line is not a record (not UTF-8, not JSON, too long, malformed, unknown ruleset),
+  an event is illegal, or the recorded ``result`` disagrees with the computed one or cannot be
+  checked (it is empty, has a key the computed result does not have, or the deal is not over);
+- **unchecked**: every event is legal but there is no ``result`` to compare (a partial record,
+  or a whole deal recorded without its result). Valid, but only its events were checked.
 """
 
 from __future__ import annotations
@@ -31,17 +42,19 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Literal
 
 from belote_ref.announcements import Declaration
 from belote_ref.cards import Card, CardSet, Seat, parse_card
 from belote_ref.deal import DealState, Phase
 from belote_ref.play import Trick
 from belote_ref.errors import BeloteRefError, NotationError
+from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_json_lines
 from belote_ref.rules import Ruleset, find_ruleset
 from belote_ref.yamlsource import KeyPath, Located, read_yaml
 
-__all__ = ["DealRecord", "RecordError", "ReplayReport", "describe", "read_records", "replay", "write_record"]
+__all__ = ["DealRecord", "RecordCheck", "RecordError", "ReplayReport", "check_records", "describe", "read_records",
+           "records_or_errors", "replay", "write_record"]
 
 RECORD_FORMAT = 1
 
@@ -188,39 +201,80 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     )
 
 
-def read_records(path: str | Path) -> Iterator[DealRecord]:
-    """Read the records of a ``.jsonl`` file (one per line) or a YAML/JSON file (one record, or a
-    ``deals`` list).
+def _json_lines_records(stream: IO[bytes], name: str) -> Iterator[DealRecord | RecordError]:
+    for line in read_json_lines(stream):
+        location = f"{name}:{line.number}"
+        if line.error is not None:
+            yield RecordError(str(line.error), location=location, code=line.error.code)
+            continue
+        source = Located(name, line.value, {(): (1, 1)})
+        try:
+            yield parse_record(line.value, source, base_line=line.number - 1)
+        except RecordError as error:
+            yield error
+        except BeloteRefError as error:  # parse_record wraps its own; never let another one stop the file
+            yield RecordError(str(error), location=location, code=error.code)
 
-    Raises :class:`RecordError` naming the file and line of the first malformed record.
+
+def records_or_errors(source: str | Path | IO[bytes], name: str | None = None) -> Iterator[DealRecord | RecordError]:
+    """Each record of ``source``, or the :class:`RecordError` of each entry that is not a record,
+    going on after a bad one.
+
+    ``source`` is a path (``.jsonl``: one record per line; otherwise a YAML/JSON file with one
+    record or a ``deals`` list) or a binary stream of JSON Lines (such as ``sys.stdin.buffer``),
+    named ``name`` in messages. JSON Lines are streamed a line at a time, within the limits of
+    :mod:`belote_ref.jsonlines`; blank lines are skipped. Raises :class:`RecordError` only when the
+    file cannot be opened or read.
     """
-    path = Path(path)
+    if not isinstance(source, (str, Path)):
+        yield from _json_lines_records(source, name or "<stdin>")
+        return
+    path = Path(source)
+    name = name or str(path)
     if path.suffix == ".jsonl":
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            with path.open("rb") as stream:
+                yield from _json_lines_records(stream, name)
         except OSError as error:
-            raise RecordError(f"cannot read: {error.strerror}", location=str(path), code="io") from None
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise RecordError(f"not JSON: {error.msg}", location=f"{path}:{number}", code="bad_json") from None
-            source = Located(str(path), data, {(): (1, 1)})
-            yield parse_record(data, source, base_line=number - 1)
+            raise RecordError(f"cannot read: {error.strerror}", location=name, code="io") from None
         return
-    located, diagnostics = read_yaml(path)
+    try:
+        located, diagnostics = read_yaml(path)
+    except (ValueError, RecursionError) as error:
+        # read_yaml reports syntax as diagnostics but lets a value Python refuses escape (an
+        # integer of more than 4,300 digits): still one error of this file, never a crash.
+        yield RecordError(f"cannot read: {type(error).__name__}: {error}", location=name, code="bad_yaml")
+        return
     if located is None or diagnostics:
-        raise RecordError(str(diagnostics[0]), code="bad_yaml")
+        yield RecordError(str(diagnostics[0]), code="bad_yaml")
+        return
     data = located.data
     if isinstance(data, dict) and "deals" in data and isinstance(data["deals"], list):
         for index, item in enumerate(data["deals"]):
             sub = Located(located.file, item, {key[2:]: pos for key, pos in located.positions.items()
                                                 if key[:2] == ("deals", index)})
-            yield parse_record(item, sub)
+            try:
+                yield parse_record(item, sub)
+            except RecordError as error:
+                yield error
         return
-    yield parse_record(data, located)
+    try:
+        yield parse_record(data, located)
+    except RecordError as error:
+        yield error
+
+
+def read_records(path: str | Path) -> Iterator[DealRecord]:
+    """Read the records of a ``.jsonl`` file (one per line) or a YAML/JSON file (one record, or a
+    ``deals`` list), lazily.
+
+    Raises :class:`RecordError` naming the file and line of the first malformed record (after
+    yielding the records before it); :func:`records_or_errors` goes on instead.
+    """
+    for entry in records_or_errors(path):
+        if isinstance(entry, RecordError):
+            raise entry
+        yield entry
 
 
 # ------------------------------------------------------------------------------------- writing
@@ -365,17 +419,96 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
         return report
     if state.score is None and state.phase is Phase.PLAY and len(record.plays) == 32:
         raise AssertionError("32 legal plays must end the deal")
-    computed = report.result()
-    if record.result is not None and computed is not None:
-        for key, value in computed.items():
-            if key in record.result and record.result[key] != value:
-                report.mismatches.append(f"result.{key}: recorded {record.result[key]!r}, computed {value!r}")
+    report.mismatches.extend(_result_problems(record.result, report.result(), state, len(record.plays)))
     return report
 
 
+def _result_problems(recorded: Mapping[str, Any] | None, computed: Mapping[str, Any] | None, state: DealState,
+                     plays: int) -> list[str]:
+    """Why the recorded result disagrees with the computed one, or cannot be checked against it.
+
+    A recorded result is never taken as agreeing when nothing of it was compared: an empty one, a
+    key the computed result does not have and a result on a deal that is not over are problems.
+    """
+    if recorded is None:
+        return []
+    if not recorded:
+        return ["result: empty; nothing to check (leave 'result' out of a record without one)"]
+    if computed is None:
+        if state.phase is Phase.AUCTION:
+            return [f"result recorded but the auction is not over after {len(state.auction.calls)} call(s)"]
+        return [f"result recorded but the deal is not over after {plays} of 32 cards"]
+    problems = [f"result.{one_line(str(key), 100)}: unknown result key; the computed result has "
+                f"{', '.join(computed)}" for key in recorded if key not in computed]
+    for key, value in computed.items():
+        if key in recorded and recorded[key] != value:
+            problems.append(f"result.{key}: recorded {recorded[key]!r}, computed {value!r}")
+    return problems
+
+
+Verdict = Literal["good", "bad", "unchecked"]
+
+
+@dataclass
+class RecordCheck:
+    """The verdict on one entry of a records file: ``good``, ``bad`` or ``unchecked`` (defined in
+    the module docstring).
+
+    ``problems`` are one-line messages, each starting with ``file:line``. ``readable`` is False when
+    the entry could not be replayed at all (not a record, or an unknown ruleset): bad input rather
+    than a failed check. ``report`` is None then.
+    """
+
+    report: ReplayReport | None
+    problems: list[str] = field(default_factory=list)
+    readable: bool = True
+
+    @property
+    def verdict(self) -> Verdict:
+        """``bad`` when there is a problem, else ``unchecked`` when no result is recorded, else ``good``."""
+        if self.problems or self.report is None:
+            return "bad"
+        return "unchecked" if self.report.record.result is None else "good"
+
+
+def check_record(entry: DealRecord | RecordError) -> RecordCheck:
+    """Replay one entry of :func:`records_or_errors`; never raises for bad input."""
+    if isinstance(entry, RecordError):
+        return RecordCheck(None, [one_line(str(entry))], readable=False)
+    try:
+        report = replay(entry)
+    except BeloteRefError as error:  # the ruleset is unknown, or here in another version
+        if isinstance(error, RecordError):
+            return RecordCheck(None, [one_line(str(error))], readable=False)
+        diagnostics = getattr(error, "diagnostics", ())
+        message = diagnostics[0].message if diagnostics else str(error)
+        return RecordCheck(None, [one_line(f"{entry.locate(('ruleset',))}: {message}")], readable=False)
+    problems = [one_line(str(report.error))] if report.error is not None else []
+    problems.extend(one_line(f"{entry.locate(('result',))}: {mismatch}") for mismatch in report.mismatches)
+    return RecordCheck(report, problems)
+
+
+def check_records(source: str | Path | IO[bytes], name: str | None = None) -> Iterator[RecordCheck]:
+    """The verdict on each entry of ``source`` (as :func:`records_or_errors` reads it), lazily:
+    an entry is read only when the previous verdict has been taken, and a bad one never stops the
+    rest. Raises :class:`RecordError` only when the file cannot be opened or read."""
+    for entry in records_or_errors(source, name):
+        yield check_record(entry)
+
+
 def records_from_json_lines(lines: Sequence[str]) -> list[DealRecord]:
-    """Parse JSON Lines already in memory (for tests and the protocol)."""
-    return [parse_record(json.loads(line)) for line in lines if line.strip()]
+    """Parse JSON Lines already in memory (for tests and the protocol), within the limits of
+    :mod:`belote_ref.jsonlines`. Raises :class:`RecordError` for the first bad line."""
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = decode_json_line(line.encode("utf-8", "surrogatepass"))
+        except JsonLineError as error:
+            raise RecordError(str(error), location=f"<record>:{number}", code=error.code) from None
+        records.append(parse_record(data))
+    return records
 
 
 def describe(report: ReplayReport) -> str:

@@ -160,4 +160,4 @@ class TestCli:
         bad = tmp_path / "bad.jsonl"
         bad.write_text('{"ruleset": \n')
         assert main(["replay", str(bad)]) == 2
-        assert capsys.readouterr().err.startswith(f"error: {bad}:1: not JSON")
+        assert capsys.readouterr().err.startswith(f"{bad}:1: not JSON")
