@@ -147,17 +147,17 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_int=_bounded_i
                             parse_constant=_no_constant)
 
 
-def decode_json_line(raw: bytes) -> Any:
+def decode_json_line(raw: bytes, max_bytes: int = MAX_LINE_BYTES) -> Any:
     """The JSON value of one line (bytes, surrounding whitespace allowed), within the limits.
 
     Raises :class:`JsonLineError` with a one-line reason: not UTF-8, not JSON, nested deeper than
     :data:`MAX_DEPTH`, an integer longer than :data:`MAX_INT_DIGITS` digits, NaN or Infinity, a
-    duplicate key, or longer than :data:`MAX_LINE_BYTES`.
+    duplicate key, or longer than ``max_bytes``.
     """
     # Without its line break, so that a position is a column of the one line.
     raw = raw.removesuffix(b"\n")
-    if len(raw) > MAX_LINE_BYTES:
-        raise JsonLineError(f"line longer than {MAX_LINE_BYTES} bytes", code="line_too_long")
+    if len(raw) > max_bytes:
+        raise JsonLineError(f"line longer than {max_bytes} bytes", code="line_too_long")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -80,8 +80,8 @@ def wait_until(condition: object, seconds: float = 60.0) -> bool:
         ("big-reply", "crash", "longer than 4 MiB"),
         ("half-reply", "crash", "half a line"),
         ("close-stdout", "crash", "closed its output"),
-        ("big-number", "crash", "5001 digits"),
-        ("deep", "crash", "nests deeper than"),
+        ("big-number", "crash", "more than 30 digits"),
+        ("deep", "crash", "nested more than 64 levels"),
         ("bad-utf8", "crash", "not UTF-8"),
     ],
 )
@@ -173,8 +173,9 @@ def test_killing_the_runner_kills_the_adapter_group(how: signal.Signals) -> None
     ("line", "says"),
     [
         (b'{"seq": 1, "result": 1' + b"0" * 5000 + b"}", "digits"),
-        (b"[" * 100_000 + b"]" * 100_000, "nests deeper"),
-        (b'{"seq": NaN}', "not JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested more than 64 levels"),
+        (b'{"seq": NaN}', "not a JSON number"),
+        (b'{"seq": 1, "seq": 2}', "duplicate key"),
         (b'{"seq": 1, "result": "\xff"}', "not UTF-8"),
         (b"[1, 2]", "not a JSON object"),
         (b'{"seq": 1', "not JSON"),

@@ -9,7 +9,7 @@ The runner never trusts the other side. For a subprocess adapter:
   :data:`MAX_LINE` is refused and the rest of it drained, never kept;
 - requests are written by a thread of their own, so a adapter that stops reading can never block
   the runner: the reply it owes simply times out;
-- replies are decoded with bounds on nesting depth and number size (:func:`decode_reply`);
+- replies are decoded with the bounds of :mod:`belote_ref.jsonlines` (:func:`decode_reply`);
 - standard error is drained as fast as the adapter writes it; the last :data:`STDERR_TAIL` bytes
   are kept for messages and, when asked, the first :data:`STDERR_LOG_LIMIT` bytes written to a file.
 
@@ -33,8 +33,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from belote_ref.jsonlines import JsonLineError, decode_json_line
+
 __all__ = [
-    "MAX_DEPTH",
     "MAX_LINE",
     "AdapterFailure",
     "InProcessAdapter",
@@ -45,8 +46,6 @@ __all__ = [
 ]
 
 MAX_LINE = 4 * 1024 * 1024
-MAX_DEPTH = 64
-MAX_DIGITS = 30
 STDERR_TAIL = 16 * 1024
 STDERR_LOG_LIMIT = 8 * 1024 * 1024
 _CHUNK = 1 << 16
@@ -65,57 +64,20 @@ class AdapterFailure(Exception):
 # ------------------------------------------------------------------------------------- replies
 
 
-def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise ValueError(f"a number of {len(text)} digits (at most {MAX_DIGITS})")
-    return int(text)
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _depth(text: str) -> int:
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
 def decode_reply(line: bytes) -> dict[str, Any]:
-    """Decode one reply line: UTF-8, a JSON object, nesting and numbers bounded.
+    """Decode one reply line with the bounds of :mod:`belote_ref.jsonlines` (UTF-8, nesting,
+    number size, no duplicate key), up to :data:`MAX_LINE` bytes; it must be a JSON object.
 
     Raises :class:`AdapterFailure` (``crash``) saying what is wrong with it.
     """
     try:
-        text = line.decode("utf-8").strip()
-    except UnicodeDecodeError as error:
-        raise AdapterFailure("crash", f"the reply is not UTF-8 (byte {error.start})") from None
-    # Counting brackets costs a pass over the text; only lines with many of them pay it.
-    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
-        raise AdapterFailure("crash", f"the reply nests deeper than {MAX_DEPTH} levels")
-    try:
-        reply = json.loads(text, parse_int=_bounded_int, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as error:
-        detail = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
-        preview = text[:60] + ("..." if len(text) > 60 else "")
-        raise AdapterFailure("crash", f"the reply is not JSON ({detail}): {preview!r}") from None
+        reply = decode_json_line(line, MAX_LINE)
+    except JsonLineError as error:
+        text = line[:60].decode("utf-8", "replace")
+        preview = text + ("..." if len(line) > 60 else "")
+        raise AdapterFailure("crash", f"the reply is {error}: {preview!r}") from None
     if not isinstance(reply, dict):
-        raise AdapterFailure("crash", f"the reply is not a JSON object: {text[:60]!r}")
+        raise AdapterFailure("crash", f"the reply is not a JSON object: {line[:60].decode('utf-8', 'replace')!r}")
     return reply
 
 
