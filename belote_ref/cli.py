@@ -11,7 +11,9 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
+
+from belote_ref import __version__
 
 from belote_ref.cards import Seat, Team
 from belote_ref.errors import BeloteRefError, RulesetError
@@ -468,10 +470,40 @@ def cmd_docs_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line: ``belote-ref run: error: ...``, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds; found {text!r}") from None
+    if not 0 < value < 1e6:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0; found {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    """A whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number; found {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1; found {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="belote-ref", description="Belote rules as data, a reference engine and a conformance suite.")
+    parser = _Parser(prog="belote-ref", description="Belote rules as data, a reference engine and a conformance suite.")
+    parser.add_argument("--version", action="version", version=f"belote-ref {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     rules = commands.add_parser("rules", help="list, show, validate and compare rulesets")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
@@ -495,9 +527,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play random legal deals (or a match) and write their records")
     play.add_argument("--ruleset", required=True, metavar="ID|PATH")
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--count", type=int, default=1, help="number of deals (default 1)")
+    play.add_argument("--count", type=_count, default=1, help="number of deals (default 1)")
     play.add_argument("--match", action="store_true", help="play a match to its end instead of --count deals")
-    play.add_argument("--max-deals", type=int, default=500, help="stop an unfinished match after this many deals")
+    play.add_argument("--max-deals", type=_count, default=500, help="stop an unfinished match after this many deals")
     play.add_argument("--out", metavar="FILE", help="write JSON Lines here (default: standard output)")
     play.set_defaults(handler=cmd_play)
 
@@ -539,7 +571,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--kind", action="append", metavar="KIND", help="repeatable; default: every kind")
     run.add_argument("--id", metavar="PREFIX", help="only fixtures whose id starts with PREFIX")
     run.add_argument("--per-case", action="store_true", help="a fresh adapter for every case")
-    run.add_argument("--timeout", type=float, default=10.0, metavar="S", help="per-message timeout (default 10)")
+    run.add_argument("--timeout", type=_seconds, default=10.0, metavar="S", help="per-message timeout (default 10)")
     run.add_argument("--expected-failures", metavar="FILE", help="lines 'fixture-id [ruleset-id]' expected to fail")
     run.add_argument("--report", metavar="FILE", help="write the JSON Lines report")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
@@ -551,7 +583,7 @@ def build_parser() -> argparse.ArgumentParser:
     summary.set_defaults(handler=cmd_conformance_summary)
     smoke_parser = conformance_commands.add_parser("smoke", help="hello and three simple cases; explain the first mistake")
     smoke_parser.add_argument("--impl", required=True, metavar="CMD")
-    smoke_parser.add_argument("--timeout", type=float, default=10.0, metavar="S")
+    smoke_parser.add_argument("--timeout", type=_seconds, default=10.0, metavar="S")
     smoke_parser.set_defaults(handler=cmd_conformance_smoke)
 
     serve = commands.add_parser("serve", help="the reference engine as a protocol adapter (JSON lines on stdin/stdout)")

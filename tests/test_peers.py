@@ -108,8 +108,8 @@ def _subset(folder: str, controls_per_kind: int = 3) -> list:
         if item.get("type") == "case" and item["outcome"] == "pass":
             passed.setdefault(item["kind"], []).append((item["id"], item["ruleset"]))
     controls = {key for keys in passed.values() for key in keys[:controls_per_kind]}
-    chosen = [case for case in cases if (case.fixture.id, case.ruleset.id) in known | controls]
-    missing = (known | controls) - {(case.fixture.id, case.ruleset.id) for case in chosen}
+    chosen = [case for case in cases if (case.id, case.ruleset.id) in known | controls]
+    missing = (known | controls) - {(case.id, case.ruleset.id) for case in chosen}
     assert not missing, f"fixtures of the committed report are gone from the corpus: {sorted(missing)}"
     return chosen
 
@@ -119,7 +119,7 @@ def _run(folder: str) -> dict[tuple[str, str], str]:
     hello, results = run_cases(lambda: open_adapter(command(folder), 20), cases, RunOptions(timeout=20))
     distribution, version, _, _ = PEERS[folder]
     assert hello["implementation"]["name"] == distribution and hello["implementation"]["version"] == version
-    return {(r.case.fixture.id, r.case.ruleset.id): r.outcome for r in results}
+    return {(r.case.id, r.case.ruleset.id): r.outcome for r in results}
 
 
 @needs("belote_cli")

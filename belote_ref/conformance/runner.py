@@ -19,6 +19,7 @@ from belote_ref import __version__
 from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, SubprocessAdapter
 from belote_ref.conformance.applicability import Claims
 from belote_ref.conformance.corpus import Fixture, compare_results
+from belote_ref.conformance.symmetry import variants
 from belote_ref.protocol import PROTOCOL_VERSION
 from belote_ref.rules import Ruleset
 
@@ -257,16 +258,26 @@ def _run_with(
 
 
 def build_cases(fixtures: Iterable[Fixture], rulesets: Sequence[Ruleset], kinds: Sequence[str] = (),
-                id_prefix: str = "") -> list[Case]:
-    """Every (fixture, ruleset) pair where the fixture applies, filtered by kind and id prefix."""
+                id_prefix: str = "", symmetric: bool = True) -> list[Case]:
+    """Every (fixture, ruleset) pair where the fixture applies, filtered by kind and case id prefix.
+
+    With ``symmetric`` (the default), each hand fixture of a kind the rules treat symmetrically
+    is followed by its derived cases: suits renamed, seats rotated (see
+    :mod:`~belote_ref.conformance.symmetry`).
+    """
     cases = []
     for ruleset in rulesets:
         for fixture in fixtures:
             if kinds and fixture.kind not in kinds:
                 continue
-            if id_prefix and not fixture.id.startswith(id_prefix):
+            if id_prefix and not fixture.id.startswith(id_prefix.split("@", 1)[0]):
                 continue
             expected = fixture.expected(ruleset)
-            if expected is not None:
-                cases.append(Case(fixture, ruleset, expected))
+            if expected is None:
+                continue
+            candidates = [Case(fixture, ruleset, expected)]
+            if symmetric and fixture.provenance == "hand":
+                candidates += [Case(fixture, ruleset, result, variant, given)
+                               for variant, given, result in variants(fixture.kind, fixture.given, expected)]
+            cases.extend(case for case in candidates if case.id.startswith(id_prefix))
     return cases

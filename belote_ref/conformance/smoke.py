@@ -11,7 +11,9 @@ import re
 from typing import Any
 
 from belote_ref.conformance.adapter import AdapterFailure, open_adapter
+from belote_ref.conformance.applicability import check_claims
 from belote_ref.conformance.runner import check_hello, hello_message
+from belote_ref.protocol import KINDS
 from belote_ref.rules import find_ruleset
 
 __all__ = ["smoke"]
@@ -63,6 +65,12 @@ def smoke(impl: str, timeout: float) -> tuple[bool, list[str]]:
             return False, [f"hello: {failure.reason}. The first reply must be one JSON object on one line, like "
                            '{"protocol": 1, "implementation": {"name": ...}, "supports": {"kinds": [...], ...}}']
         name = (hello.get("implementation") or {}).get("name")
+        problems = check_claims(hello, KINDS)
+        if problems:
+            lines.extend(f"hello: {problem}" for problem in problems)
+            lines.append("hello: every kind, parameter id, value and ruleset id must be one the suite knows "
+                         "(`belote-ref rules show classic --json` lists the parameters)")
+            return False, lines
         lines.append(f"hello: ok ({name}; kinds {', '.join(hello['supports']['kinds'])})")
         ruleset = find_ruleset("classic").to_json()
         for seq, (kind, title, given, expected) in enumerate(_CASES, 1):
