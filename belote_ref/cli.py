@@ -354,13 +354,15 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     from belote_ref.conformance.applicability import Claims, check_claims, departures
     from belote_ref.conformance.corpus import load_corpus
     from belote_ref.conformance.report import read_report, report_lines, summarize_changes, write_junit
-    from belote_ref.conformance.runner import RunOptions, build_cases, run_cases
+    from belote_ref.conformance.runner import RunOptions, build_branch_cases, build_cases, run_cases
     from belote_ref.protocol import KINDS
 
     references = args.ruleset or list(shipped_rulesets())
     rulesets = [resolve_ruleset(r) for r in references]
     ruleset_refs = {ruleset.id: reference for ruleset, reference in zip(rulesets, references, strict=True)}
     cases = build_cases(load_corpus(), rulesets, args.kind or (), args.id or "")
+    if args.every_branch:
+        cases += build_branch_cases(load_corpus(), args.kind or (), args.id or "")
     if not cases:
         print("no case matches the filters", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -569,7 +571,10 @@ def build_parser() -> argparse.ArgumentParser:
                      "(default: the reference engine, `belote-ref serve`, as a subprocess)")
     run.add_argument("--ruleset", action="append", metavar="ID|PATH", help="repeatable; default: every shipped ruleset")
     run.add_argument("--kind", action="append", metavar="KIND", help="repeatable; default: every kind")
-    run.add_argument("--id", metavar="PREFIX", help="only fixtures whose id starts with PREFIX")
+    run.add_argument("--id", metavar="PREFIX", help="only cases whose id starts with PREFIX")
+    run.add_argument("--every-branch", action="store_true",
+                     help="also run every fixture under every branch of its expectations, each under a ruleset "
+                          "generated to reach it (classic with the branch's values), where the adapter claims them")
     run.add_argument("--per-case", action="store_true", help="a fresh adapter for every case")
     run.add_argument("--timeout", type=_seconds, default=10.0, metavar="S", help="per-message timeout (default 10)")
     run.add_argument("--expected-failures", metavar="FILE", help="lines 'fixture-id [ruleset-id]' expected to fail")

@@ -1,13 +1,12 @@
 """What an adapter claims in its ``hello``, and which cases that makes applicable, with the reason.
 
-A case applies to an adapter when its kind is declared and either
-
-- its ruleset resolves to the parameters of a ruleset the adapter declares in
-  ``supports.rulesets`` (the adapter implements that ruleset exactly), or
-- for every parameter the case's result depends on (the fixture's ``rules``, a set that
-  ``conformance lint`` checks with the reference engine), the value in the case's ruleset is one
-  the adapter claims: listed in ``supports.parameters[P]`` (``"*"``: any allowed value) or, for a
-  parameter it does not list, the value that parameter has in one of its declared rulesets.
+A case applies to an adapter when its kind is declared and, for every parameter the case's result
+depends on (the fixture's ``rules``, a set that ``conformance lint`` checks with the reference
+engine), the value in the case's ruleset is one the adapter claims: listed in
+``supports.parameters[P]`` (``"*"``: any allowed value) or, for a parameter it does not list, the
+value that parameter has in one of the rulesets of ``supports.rulesets``. An adapter that lists
+only rulesets thus gets every case of those rulesets, and every case of another ruleset whose
+result depends only on values those rulesets share.
 
 Every case that does not apply gets a reason in words (``kind trick_winner not supported``,
 ``parameter play.undertrump_partner at value "never" not supported``), counted in the summary.
@@ -79,16 +78,10 @@ class Claims:
         values = self.values_of(parameter_id)
         return values == ANY or any(same_value(value, v) for v in values)
 
-    def implements_exactly(self, ruleset: Ruleset) -> bool:
-        """Whether ``ruleset`` resolves to the parameters of a ruleset the adapter declares."""
-        return any(declared.params == ruleset.params for declared in self.rulesets)
-
     def reason_not_applicable(self, kind: str, ruleset: Ruleset, depends_on: Iterable[str]) -> str | None:
         """None when the case applies; otherwise why not, in words."""
         if kind not in self.kinds:
             return f"kind {kind} not supported"
-        if self.implements_exactly(ruleset):
-            return None
         if not self.rulesets and not self.parameters:
             return "no ruleset and no parameter declared"
         for parameter_id in depends_on:

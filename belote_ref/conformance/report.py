@@ -18,6 +18,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from belote_ref import __version__
+from belote_ref.conformance.branches import BRANCH_RULESET_ID
 from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES, CaseResult
 from belote_ref.errors import BeloteRefError
 from belote_ref.protocol import PROTOCOL_VERSION
@@ -206,14 +207,19 @@ def render_failures(lines: Sequence[Mapping[str, Any]], rerun: str | None = None
         if outcome == "fail" and not example.get("differences"):
             out.append(f"  expected {json.dumps(example.get('expected'))}")
             out.append(f"  got      {json.dumps(example.get('got'))}")
-        reference = ruleset_refs.get(example["ruleset"], example["ruleset"])
-        out.append(f"  rerun: {rerun} --ruleset {shlex.quote(reference)} --id {shlex.quote(example['id'])}")
+        out.append(f"  rerun: {rerun} {_scope_option(example, ruleset_refs)} --id {shlex.quote(example['id'])}")
         others = [f"{m['id']} [{m['ruleset']}]" for m in members[1:]]
         if others:
             listed = others[:shown_per_group]
             more = f", and {len(others) - len(listed)} more" if len(others) > len(listed) else ""
             out.append(f"  also: {', '.join(listed)}{more}")
     return "\n".join(out)
+
+
+def _scope_option(case: Mapping[str, Any], ruleset_refs: Mapping[str, str]) -> str:
+    if case["ruleset"] == BRANCH_RULESET_ID:
+        return "--every-branch --ruleset classic"
+    return f"--ruleset {shlex.quote(ruleset_refs.get(case['ruleset'], case['ruleset']))}"
 
 
 def render_not_applicable(lines: Sequence[Mapping[str, Any]]) -> str:

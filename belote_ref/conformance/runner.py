@@ -11,19 +11,30 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from belote_ref import __version__
 from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, SubprocessAdapter
 from belote_ref.conformance.applicability import Claims
+from belote_ref.conformance.branches import branch_cases_of
 from belote_ref.conformance.corpus import Fixture, compare_results
 from belote_ref.conformance.symmetry import variants
 from belote_ref.protocol import PROTOCOL_VERSION
 from belote_ref.rules import Ruleset
 
-__all__ = ["OUTCOMES", "BAD_OUTCOMES", "Case", "CaseResult", "RunOptions", "not_applicable_reason", "run_cases"]
+__all__ = [
+    "BAD_OUTCOMES",
+    "OUTCOMES",
+    "Case",
+    "CaseResult",
+    "RunOptions",
+    "build_branch_cases",
+    "build_cases",
+    "not_applicable_reason",
+    "run_cases",
+]
 
 OUTCOMES = ("pass", "fail", "error", "crash", "timeout", "skip", "n/a", "xfail", "xpass")
 BAD_OUTCOMES = frozenset({"fail", "error", "crash", "timeout", "xpass"})
@@ -35,9 +46,10 @@ Adapter = SubprocessAdapter | InProcessAdapter
 class Case:
     """One fixture under one ruleset, with its expected result.
 
-    A derived case (the fixture with its suits renamed or its seats rotated, see
-    :mod:`~belote_ref.conformance.symmetry`) carries its own ``given`` and ``expected`` and a
-    ``variant`` label such as ``trump=S``; its id is ``<fixture id>@<variant>``.
+    A derived case carries its own ``expected`` (and ``given``) and a ``variant`` appended to the
+    fixture id: ``@trump=S`` for the fixture with its suits renamed or its seats rotated (see
+    :mod:`~belote_ref.conformance.symmetry`), ``#play.undertrump_partner=never`` for one branch of
+    the fixture under a generated ruleset (see :mod:`~belote_ref.conformance.branches`).
     """
 
     fixture: Fixture
@@ -48,8 +60,8 @@ class Case:
 
     @property
     def id(self) -> str:
-        """The fixture id, with ``@variant`` for a derived case."""
-        return f"{self.fixture.id}@{self.variant}" if self.variant else self.fixture.id
+        """The fixture id, followed by the variant of a derived case."""
+        return self.fixture.id + self.variant
 
     @property
     def given(self) -> Mapping[str, Any]:
@@ -270,14 +282,31 @@ def build_cases(fixtures: Iterable[Fixture], rulesets: Sequence[Ruleset], kinds:
         for fixture in fixtures:
             if kinds and fixture.kind not in kinds:
                 continue
-            if id_prefix and not fixture.id.startswith(id_prefix.split("@", 1)[0]):
+            if id_prefix and not fixture.id.startswith(id_prefix.split("@", 1)[0].split("#", 1)[0]):
                 continue
             expected = fixture.expected(ruleset)
             if expected is None:
                 continue
-            candidates = [Case(fixture, ruleset, expected)]
-            if symmetric and fixture.provenance == "hand":
-                candidates += [Case(fixture, ruleset, result, variant, given)
-                               for variant, given, result in variants(fixture.kind, fixture.given, expected)]
-            cases.extend(case for case in candidates if case.id.startswith(id_prefix))
+            cases.extend(_with_variants(Case(fixture, ruleset, expected), symmetric, id_prefix))
+    return cases
+
+
+def _with_variants(case: Case, symmetric: bool, id_prefix: str) -> Iterator[Case]:
+    candidates = [case]
+    if symmetric and case.fixture.provenance == "hand":
+        candidates += [Case(case.fixture, case.ruleset, result, f"{case.variant}@{label}", given)
+                       for label, given, result in variants(case.fixture.kind, case.given, case.expected)]
+    yield from (candidate for candidate in candidates if candidate.id.startswith(id_prefix))
+
+
+def build_branch_cases(fixtures: Iterable[Fixture], kinds: Sequence[str] = (), id_prefix: str = "",
+                       symmetric: bool = True) -> list[Case]:
+    """Every fixture under every assignment of the values its predicates name, each under a
+    generated ruleset (see :mod:`~belote_ref.conformance.branches`), with the symmetric variants."""
+    cases = []
+    for fixture, assignment, expected in branch_cases_of(fixtures, kinds, id_prefix.split("@", 1)[0]):
+        if not assignment.values or assignment.ruleset is None:
+            continue
+        base = Case(fixture, assignment.ruleset, expected, f"#{assignment.label}")
+        cases.extend(_with_variants(base, symmetric, id_prefix))
     return cases

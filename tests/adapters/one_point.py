@@ -1,0 +1,82 @@
+"""A protocol adapter that differs from the reference engine in exactly one point.
+
+    python one_point.py MODE
+
+Answers with belote-ref's engine, except:
+
+    all-trumps-as-forced   reads play.undertrump_partner: only_if_hand_is_all_trumps as only_if_forced
+    eight-as-seven         trick_winner only: when spades, diamonds or clubs are trumps, the eight
+                           of trumps ranks as the seven (equal: the first played of the two wins)
+    star-one-value         claims every value of play.must_head_plain_suit but always plays false
+    count-belote-none      classic's cards exactly; declares rulesets [classic] and
+                           scoring.contract.count_belote: [none], and scores as if none counted
+    misspelt               declares a parameter id with a typo (play.undertrump_partnr)
+    nothing-declared       declares kinds but no ruleset and no parameter
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from belote_ref.protocol import answer, hello  # noqa: E402
+
+
+def eight_as_seven(message: dict[str, Any]) -> dict[str, Any] | None:
+    reply = answer(message)
+    given = message.get("given") or {}
+    trump = given.get("trump")
+    cards = (given.get("trick") or {}).get("cards") or []
+    if reply is None or trump not in ("S", "D", "C") or "result" not in reply:
+        return reply
+    seven, eight = "7" + trump, "8" + trump
+    if seven in cards and eight in cards:
+        order = message["ruleset"]["parameters"]["cards.trump_order"]
+        higher = [c for c in cards if c[1] == trump and order.index(c[0]) < order.index("8")]
+        if not higher:
+            leader = "NESW".index(given["trick"]["leader"])
+            first = min(cards.index(seven), cards.index(eight))
+            reply["result"]["winner"] = "NESW"[(leader + first) % 4]
+    return reply
+
+
+def main() -> int:
+    mode = sys.argv[1]
+    for line in sys.stdin:
+        message = json.loads(line)
+        command = message.get("cmd")
+        if command == "stop":
+            return 0
+        if command == "hello":
+            reply: dict[str, Any] | None = hello()
+            assert reply is not None
+            supports = reply["supports"]
+            reply["implementation"]["name"] = f"one-point-{mode}"
+            if mode == "eight-as-seven":
+                supports["kinds"] = ["trick_winner"]
+            if mode == "count-belote-none":
+                supports.update(rulesets=["classic"], parameters={"scoring.contract.count_belote": ["none"]})
+            if mode == "misspelt":
+                supports["parameters"]["play.undertrump_partnr"] = supports["parameters"].pop("play.undertrump_partner")
+            if mode == "nothing-declared":
+                supports.update(rulesets=[], parameters={})
+            print(json.dumps(reply), flush=True)
+            continue
+        parameters = (message.get("ruleset") or {}).get("parameters") or {}
+        if mode == "all-trumps-as-forced" and parameters.get("play.undertrump_partner") == "only_if_hand_is_all_trumps":
+            parameters["play.undertrump_partner"] = "only_if_forced"
+        if mode == "star-one-value":
+            parameters["play.must_head_plain_suit"] = False
+        if mode == "count-belote-none":
+            parameters["scoring.contract.count_belote"] = "none"
+        reply = eight_as_seven(message) if mode == "eight-as-seven" else answer(message)
+        print(json.dumps(reply), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
