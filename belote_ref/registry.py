@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,8 @@ class Parameter:
     protocol: bool = True
     minimum: int | None = None
     maximum: int | None = None
+    _validator: Any = field(default=None, init=False, repr=False, compare=False)
+    _verdicts: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def area(self) -> str:
@@ -60,7 +62,20 @@ class Parameter:
 
     def allows(self, value: Any) -> bool:
         """Whether ``value`` is an allowed value (by the generated schema)."""
-        return jsonschema.Draft202012Validator(value_schema(self)).is_valid(value)
+        if self.closed:
+            return any(type(value) is type(v) and value == v for v in self.values)
+        # Compiling a ruleset asks every parameter, mostly about the same few values: the verdicts
+        # are remembered (a bounded number of them) and the validator is built once.
+        known: dict[str, bool] = self._verdicts
+        key = json.dumps(value, sort_keys=True, default=repr)
+        verdict = known.get(key)
+        if verdict is None:
+            if self._validator is None:
+                object.__setattr__(self, "_validator", jsonschema.Draft202012Validator(value_schema(self)))
+            verdict = bool(self._validator.is_valid(value))
+            if len(known) < 256:
+                known[key] = verdict
+        return verdict
 
     def sources_of(self, value: Any) -> tuple[str, ...]:
         """The sources cited for ``value``, or an empty tuple."""

@@ -13,7 +13,7 @@ import yaml
 
 __all__ = ["HEADER_ORDER", "format_fixture"]
 
-HEADER_ORDER = ("id", "kind", "title", "rules", "source", "provenance", "normative", "partial", "note",
+HEADER_ORDER = ("id", "kind", "title", "rules", "depends_on", "source", "provenance", "normative", "partial", "note",
                 "applies_to", "given", "expect")
 
 

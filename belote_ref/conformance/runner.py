@@ -20,6 +20,7 @@ from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, Sub
 from belote_ref.conformance.applicability import Claims
 from belote_ref.conformance.branches import branch_cases_of
 from belote_ref.conformance.corpus import Fixture, compare_results
+from belote_ref.conformance.dependencies import dependencies_of
 from belote_ref.conformance.symmetry import variants
 from belote_ref.protocol import PROTOCOL_VERSION
 from belote_ref.rules import Ruleset
@@ -97,7 +98,7 @@ class RunOptions:
 
 def not_applicable_reason(claims: Claims, case: Case) -> str | None:
     """None when the adapter's claims cover ``case``; otherwise why not."""
-    return claims.reason_not_applicable(case.fixture.kind, case.ruleset, case.fixture.rules)
+    return claims.reason_not_applicable(case.fixture.kind, case.ruleset, dependencies_of(case.fixture))
 
 
 def check_hello(reply: Mapping[str, Any] | None) -> dict[str, Any]:
