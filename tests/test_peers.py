@@ -33,7 +33,8 @@ def installed(distribution: str) -> str | None:
 
 
 PEERS = {
-    # adapter folder: (PyPI distribution, pinned version, house rulesets, known failures as (fixture id, ruleset id))
+    # adapter folder: (PyPI distribution, pinned version, house rulesets, known failures as (fixture id, a ruleset
+    # id where it fails)); the fixture's derived cases and the other rulesets that reach it fail the same way.
     "belote_cli": ("belote-cli", "4.9.6", ["belote-cli", "belote-cli-no-announcements"], {
         # Dealt one card at a time, always from SOUTH (belote.deck.deal); README "deal".
         *((fixture, ruleset) for ruleset in ("belote-cli", "belote-cli-no-announcements") for fixture in (
@@ -91,9 +92,14 @@ def test_committed_report_names_the_engine_and_its_known_failures(folder: str) -
     header = lines[0]
     assert header["type"] == "header"
     assert header["adapter"]["name"] == distribution and header["adapter"]["version"] == version
-    failed = {(line["id"], line["ruleset"]) for line in lines if line.get("type") == "case"
+    failed = {fixture_of(line["id"]) for line in lines if line.get("type") == "case"
               and line["outcome"] in ("fail", "error", "crash", "timeout")}
-    assert failed == known
+    assert failed == {fixture for fixture, _ in known}
+
+
+def fixture_of(case_id: str) -> str:
+    """The fixture a case comes from: a derived case (``@trump=S``, ``#...``) fails with its fixture."""
+    return case_id.split("@", 1)[0].split("#", 1)[0]
 
 
 def _subset(folder: str, controls_per_kind: int = 3) -> list:
@@ -108,7 +114,8 @@ def _subset(folder: str, controls_per_kind: int = 3) -> list:
         if item.get("type") == "case" and item["outcome"] == "pass":
             passed.setdefault(item["kind"], []).append((item["id"], item["ruleset"]))
     controls = {key for keys in passed.values() for key in keys[:controls_per_kind]}
-    chosen = [case for case in cases if (case.id, case.ruleset.id) in known | controls]
+    chosen = [case for case in cases if (case.id, case.ruleset.id) in controls
+              or (case.fixture.id, case.ruleset.id) in known]
     missing = (known | controls) - {(case.id, case.ruleset.id) for case in chosen}
     assert not missing, f"fixtures of the committed report are gone from the corpus: {sorted(missing)}"
     return chosen
@@ -122,18 +129,23 @@ def _run(folder: str) -> dict[tuple[str, str], str]:
     return {(r.case.id, r.case.ruleset.id): r.outcome for r in results}
 
 
+def failing_fixtures(outcomes: dict[tuple[str, str], str]) -> set[str]:
+    return {fixture_of(case_id) for (case_id, _), outcome in outcomes.items() if outcome != "pass"}
+
+
 @needs("belote_cli")
 def test_belote_cli_known_failures_are_still_the_ones_found() -> None:
     outcomes = _run("belote_cli")
     known = PEERS["belote_cli"][3]
-    assert {key for key, outcome in outcomes.items() if outcome != "pass"} == known
-    assert {outcomes[key] for key in known} == {"fail"}
+    assert failing_fixtures(outcomes) == {fixture for fixture, _ in known}
+    assert {outcome for (case_id, ruleset), outcome in outcomes.items()
+            if (fixture_of(case_id), ruleset) in known and "@" not in case_id} == {"fail"}
 
 
 @needs("colver")
 def test_colver_known_failures_are_still_the_ones_found() -> None:
     outcomes = _run("colver")
-    assert outcomes and {key for key, outcome in outcomes.items() if outcome != "pass"} == PEERS["colver"][3]
+    assert outcomes and failing_fixtures(outcomes) == {fixture for fixture, _ in PEERS["colver"][3]}
 
 
 @needs("belote_cli")

@@ -196,12 +196,12 @@ class SubprocessAdapter:
         with self._stderr_lock:
             self._stderr = bytearray()
         assert self.process.stdout is not None and self.process.stderr is not None and self.process.stdin is not None
-        log = self._open_log()
         threading.Thread(target=_read_lines, args=(self.process.stdout, self._lines, self._closing), daemon=True).start()
-        threading.Thread(target=self._drain_stderr, args=(self.process.stderr, log), daemon=True).start()
+        threading.Thread(target=self._drain_stderr, args=(self.process.stderr,), daemon=True).start()
         threading.Thread(target=_write_messages, args=(self.process.stdin, self._outbox), daemon=True).start()
 
     def _open_log(self) -> IO[bytes] | None:
+        """The stderr log, opened for appending when the adapter first writes to standard error."""
         if self.stderr_log is None:
             return None
         try:
@@ -211,7 +211,8 @@ class SubprocessAdapter:
         log.write(f"--- {self.description} (pid {self.process.pid if self.process else '?'})\n".encode())
         return log
 
-    def _drain_stderr(self, stream: IO[bytes], log: IO[bytes] | None) -> None:
+    def _drain_stderr(self, stream: IO[bytes]) -> None:
+        log: IO[bytes] | None = None
         written = 0
         try:
             while chunk := os.read(stream.fileno(), _CHUNK):
@@ -219,6 +220,8 @@ class SubprocessAdapter:
                     self._stderr += chunk
                     if len(self._stderr) > 2 * STDERR_TAIL:
                         del self._stderr[:-STDERR_TAIL]
+                if written == 0 and log is None:
+                    log = self._open_log()
                 if log is not None and written < STDERR_LOG_LIMIT:
                     piece = chunk[: STDERR_LOG_LIMIT - written]
                     log.write(piece)

@@ -64,6 +64,8 @@ def report_lines(hello: Mapping[str, Any], results: Sequence[CaseResult], comman
                                 "provenance": case.fixture.provenance}
         if result.outcome == "n/a":
             line["reason"] = result.message
+        elif result.outcome == "skip":
+            line["message"] = result.message
         elif result.outcome != "pass":
             line.update({"given": case.given, "expected": case.expected, "got": result.got,
                          "message": result.message, "differences": result.differences})
