@@ -42,6 +42,8 @@ class GivenError(BeloteRefError):
 
 
 def _field(given: Mapping[str, Any], key: str) -> Any:
+    if not isinstance(given, Mapping):
+        raise GivenError(f"expected an object with {key!r}; found {json.dumps(given)[:60]}")
     if key not in given:
         raise GivenError(f"given: missing {key!r}")
     return given[key]
