@@ -1747,7 +1747,8 @@ def _report_failures(data: SiteData, lang: str, path: str, report: Report) -> li
     fixtures = {f.id: f for f in data.fixtures}
     grouped: dict[str, list[Mapping[str, Any]]] = {}
     for case in failing:
-        grouped.setdefault(case["id"], []).append(case)
+        # A derived case (suits renamed, seats rotated, a generated branch) fails with its fixture.
+        grouped.setdefault(case["id"].split("@", 1)[0].split("#", 1)[0], []).append(case)
     out += [f"| {t(lang, 'fixture')} | {t(lang, 'kind')} | {t(lang, 'failing_under')} | {t(lang, 'rules')} |",
             "|---|---|---|---|"]
     for fixture_id, cases in grouped.items():
@@ -1760,8 +1761,12 @@ def _report_failures(data: SiteData, lang: str, path: str, report: Report) -> li
         else:
             cell = f"{code(fixture_id)}<br><small>{t(lang, 'not_in_corpus')}</small>"
             rules = dict.fromkeys(r for case in cases for r in case.get("rules") or ())
-        under = ", ".join(f"{_ruleset_link(data, lang, path, case['ruleset'])} ({code(case['outcome'])})"
-                          for case in cases)
+        outcomes: dict[str, list[str]] = {}
+        for case in cases:
+            outcomes.setdefault(case["ruleset"], []).append(case["outcome"])
+        under = ", ".join(f"{_ruleset_link(data, lang, path, ruleset)} "
+                          f"({code(', '.join(dict.fromkeys(found)))}{' x' + str(len(found)) if len(found) > 1 else ''})"
+                          for ruleset, found in outcomes.items())
         kind = _kind_label(cases[0]["kind"], lang)
         out.append(f"| {cell} | {kind} | {under} | {_rule_links(data, lang, path, rules)} |")
     return out + [""]
