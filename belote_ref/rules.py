@@ -282,7 +282,8 @@ def _resolve(path: Path, chain: tuple[Path, ...], text: str | None, search_path:
     # A parent is a file the user may not have looked at: say what is wrong, never what is there.
     quote_found = not chain
     if not isinstance(data, dict):
-        raise RulesetError([located.diagnostic((), f"expected a mapping of keys, found {_describe(data, quote_found)}")])
+        found = _describe(data, quote_found)
+        raise RulesetError([located.diagnostic((), f"expected a mapping of keys, found {found}")])
     _normalize_ranks(data, registry)
     errors = sorted(_schema_validator().iter_errors(data), key=lambda e: e.validator != "type")
     by_path: dict[tuple[Any, ...], Diagnostic] = {}
@@ -326,7 +327,8 @@ def _parent_path(located: Located, extends: str, path: Path, search_path: tuple[
     shipped = shipped_rulesets()
     if extends not in shipped:
         raise RulesetError(
-            [located.diagnostic(("extends",), f"unknown parent ruleset {_shown(extends)}{_did_you_mean(extends, shipped)}; "
+            [located.diagnostic(("extends",), f"unknown parent ruleset {_shown(extends)}"
+                                f"{_did_you_mean(extends, shipped)}; "
                                 f"expected a shipped id ({', '.join(shipped)}) or a relative .yaml path")]
         )
     return shipped[extends], extends
@@ -363,7 +365,7 @@ def _parent_file(located: Located, extends: str, folders: tuple[Path, ...]) -> P
     raise RulesetError([located.diagnostic(("extends",), message)])
 
 
-def _shown(text: str, limit: int = 80) -> str:
+def _shown(text: str, limit: int = 200) -> str:
     """``text`` quoted for a message, cut when long."""
     return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 

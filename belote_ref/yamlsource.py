@@ -424,7 +424,8 @@ class _Builder:
                 self._place(None, event.start_mark, path, dropped)
             return
         if target.end is None:
-            raise _Stop(self._at(event.start_mark, path, f"recursive alias *{event.anchor}: the anchor contains itself"))
+            message = f"recursive alias *{event.anchor}: the anchor contains itself"
+            raise _Stop(self._at(event.start_mark, path, message))
         self._expanded_any_alias = True
         outermost = self._expanding is None
         if outermost:

@@ -77,7 +77,8 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
     deals: list[tuple[tuple[str | int, ...], Any]] = []
     if fixture.kind == "match":
         match_deals = fixture.given.get("deals")
-        deals = [(("given", "deals", i), deal) for i, deal in enumerate(match_deals if isinstance(match_deals, list) else [])]
+        if isinstance(match_deals, list):
+            deals = [(("given", "deals", i), deal) for i, deal in enumerate(match_deals)]
     else:
         deals = [(("given",), fixture.given)]
     # A fixture whose every answer is a rejection may hold the very inconsistency it tests.
