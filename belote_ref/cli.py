@@ -25,17 +25,35 @@ __all__ = ["main"]
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
-def resolve_ruleset(reference: str) -> Ruleset:
-    """A shipped ruleset by id, or a ruleset file by path.
+def resolve_ruleset(reference: str, search_path: Sequence[Path] = ()) -> Ruleset:
+    """A shipped ruleset by id, or a ruleset file by path (whose ``extends`` may also name a file
+    in a ``search_path`` folder).
 
     Raises :class:`~belote_ref.errors.UnknownRulesetError` when ``reference`` is neither.
     """
     if reference in shipped_rulesets():
         return find_ruleset(reference)
     path = Path(reference)
-    if path.suffix in (".yaml", ".yml") or path.exists():
-        return load_ruleset(path)
+    if path.suffix in (".yaml", ".yml") or _exists(path):
+        return load_ruleset(path, search_path=search_path)
     return find_ruleset(reference)
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):  # a name too long for the system, or with a NUL character
+        return False
+
+
+def _search_path(args: argparse.Namespace) -> tuple[Path, ...]:
+    """The folders of ``--rules-path``, where a ruleset's ``extends`` may also name a file."""
+    return tuple(Path(folder) for folder in args.rules_path or ())
+
+
+def _add_rules_path_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules-path", action="append", metavar="DIR",
+                        help="repeatable: a folder where `extends` may name a file (besides the extending file's own)")
 
 
 def _format_value(value: Any) -> str:
@@ -66,7 +84,7 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_show(args: argparse.Namespace) -> int:
-    ruleset = resolve_ruleset(args.ruleset)
+    ruleset = resolve_ruleset(args.ruleset, _search_path(args))
     if args.json:
         print(json.dumps(ruleset.to_json(), ensure_ascii=False, indent=2))
         return EXIT_OK
@@ -88,7 +106,7 @@ def cmd_rules_validate(args: argparse.Namespace) -> int:
     status = EXIT_OK
     for path in args.paths:
         try:
-            ruleset = load_ruleset(path)
+            ruleset = load_ruleset(path, search_path=_search_path(args))
         except RulesetError as error:
             for diagnostic in error.diagnostics:
                 print(diagnostic, file=sys.stderr)
@@ -99,7 +117,7 @@ def cmd_rules_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_diff(args: argparse.Namespace) -> int:
-    left, right = resolve_ruleset(args.a), resolve_ruleset(args.b)
+    left, right = resolve_ruleset(args.a, _search_path(args)), resolve_ruleset(args.b, _search_path(args))
     registry = load_registry()
     changed = list(iter_changes(right, left))
     if not changed:
@@ -284,6 +302,8 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     changed = 0
     for path in paths:
         located, diagnostics = read_yaml(path)
+        if located is not None and not diagnostics and not isinstance(located.data, dict):
+            diagnostics = [located.diagnostic((), "expected a mapping of keys (a fixture)")]
         if located is None or diagnostics:
             for diagnostic in diagnostics:
                 print(diagnostic, file=sys.stderr)
@@ -352,17 +372,23 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
 
     from belote_ref.conformance.adapter import AdapterFailure, open_adapter, terminate_on_sigterm
     from belote_ref.conformance.applicability import Claims, check_claims, departures
-    from belote_ref.conformance.corpus import load_corpus
+    from belote_ref.conformance.corpus import load_corpus_report
     from belote_ref.conformance.report import read_report, report_lines, summarize_changes, write_junit
     from belote_ref.conformance.runner import RunOptions, build_branch_cases, build_cases, run_cases
     from belote_ref.protocol import KINDS
 
     references = args.ruleset or list(shipped_rulesets())
-    rulesets = [resolve_ruleset(r) for r in references]
+    rulesets = [resolve_ruleset(r, _search_path(args)) for r in references]
     ruleset_refs = {ruleset.id: reference for ruleset, reference in zip(rulesets, references, strict=True)}
-    cases = build_cases(load_corpus(), rulesets, args.kind or (), args.id or "")
+    corpus = load_corpus_report()
+    for _, diagnostics in corpus.failures:
+        for diagnostic in diagnostics:
+            print(diagnostic, file=sys.stderr)
+    if corpus.failures:
+        print(f"{len(corpus.failures)} fixture file(s) could not be loaded", file=sys.stderr)
+    cases = build_cases(corpus.fixtures, rulesets, args.kind or (), args.id or "")
     if args.every_branch:
-        cases += build_branch_cases(load_corpus(), args.kind or (), args.id or "")
+        cases += build_branch_cases(corpus.fixtures, args.kind or (), args.id or "")
     if not cases:
         print("no case matches the filters", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -402,6 +428,10 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     if args.baseline:
         print("\nchanges since the baseline:")
         print(summarize_changes(lines, read_report(args.baseline)))
+    if corpus.failures:
+        # Every case may pass and still the corpus was not run whole.
+        print(f"\n{len(corpus.failures)} fixture file(s) could not be loaded", file=sys.stderr)
+        return EXIT_FAILED
     return _run_status(lines)
 
 
@@ -515,13 +545,16 @@ def build_parser() -> argparse.ArgumentParser:
     show = rules_commands.add_parser("show", help="a ruleset's resolved parameters")
     show.add_argument("ruleset", metavar="ID|PATH")
     show.add_argument("--json", action="store_true", help='print {"id","version","parameters"} with dotted keys')
+    _add_rules_path_option(show)
     show.set_defaults(handler=cmd_rules_show)
     validate = rules_commands.add_parser("validate", help="check ruleset files (exit 2 on any error)")
     validate.add_argument("paths", nargs="+", metavar="PATH")
+    _add_rules_path_option(validate)
     validate.set_defaults(handler=cmd_rules_validate)
     diff = rules_commands.add_parser("diff", help="the parameters that differ between two rulesets")
     diff.add_argument("a", metavar="A")
     diff.add_argument("b", metavar="B")
+    _add_rules_path_option(diff)
     diff.set_defaults(handler=cmd_rules_diff)
     schema = rules_commands.add_parser("schema", help="print the ruleset JSON Schema generated from the registry")
     schema.add_argument("--check", metavar="FILE", help="compare with FILE instead of printing")
@@ -570,6 +603,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--impl", metavar="CMD", help="the adapter command, or python:module:factory "
                      "(default: the reference engine, `belote-ref serve`, as a subprocess)")
     run.add_argument("--ruleset", action="append", metavar="ID|PATH", help="repeatable; default: every shipped ruleset")
+    _add_rules_path_option(run)
     run.add_argument("--kind", action="append", metavar="KIND", help="repeatable; default: every kind")
     run.add_argument("--id", metavar="PREFIX", help="only cases whose id starts with PREFIX")
     run.add_argument("--every-branch", action="store_true",

@@ -238,13 +238,7 @@ def records_or_errors(source: str | Path | IO[bytes], name: str | None = None) -
         except OSError as error:
             raise RecordError(f"cannot read: {error.strerror}", location=name, code="io") from None
         return
-    try:
-        located, diagnostics = read_yaml(path)
-    except (ValueError, RecursionError) as error:
-        # read_yaml reports syntax as diagnostics but lets a value Python refuses escape (an
-        # integer of more than 4,300 digits): still one error of this file, never a crash.
-        yield RecordError(f"cannot read: {type(error).__name__}: {error}", location=name, code="bad_yaml")
-        return
+    located, diagnostics = read_yaml(path)
     if located is None or diagnostics:
         yield RecordError(str(diagnostics[0]), code="bad_yaml")
         return

@@ -17,6 +17,11 @@ A ruleset file holds metadata (``id``, ``version``, ``title``, optional ``descri
 Resolution starts from the parent's resolved values and overrides them. A ruleset without
 ``extends`` must set every registry parameter. Every error is one line:
 ``path:line:col: key.path: what was expected, what was found``.
+
+``extends`` names a shipped ruleset, or a ``.yaml`` file in the extending file's folder or in a
+folder of the search path (subfolders included). A file whose real path (symbolic links
+followed) lies outside those folders is refused unread. An error in a parent file never quotes
+the values found there, only where they are and what was expected.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -200,13 +205,20 @@ def _find_ruleset(ruleset_id: str) -> Ruleset:
     return load_ruleset(shipped[ruleset_id])
 
 
-def load_ruleset(path: str | os.PathLike[str], text: str | None = None) -> Ruleset:
+def load_ruleset(
+    path: str | os.PathLike[str],
+    text: str | None = None,
+    *,
+    search_path: Sequence[str | os.PathLike[str]] = (),
+) -> Ruleset:
     """Load, resolve, validate and compile the ruleset file at ``path``.
 
-    ``text`` may give the file's content. Raises :class:`RulesetError` whose ``diagnostics`` name
-    the file, line, column and key path of every problem found.
+    ``text`` may give the file's content. ``extends`` may name a file in the folder of the file
+    that extends, or in one of the ``search_path`` folders (looked at in order, after it).
+    Raises :class:`RulesetError` whose ``diagnostics`` name the file, line, column and key path of
+    every problem found.
     """
-    resolved = _resolve(Path(path), (), text)
+    resolved = _resolve(Path(path), (), text, tuple(Path(folder) for folder in search_path))
     registry = load_registry()
     params = {pid: resolved.params[pid] for pid in registry.parameters}
 
@@ -248,16 +260,17 @@ class _Resolved:
     parent: str | None
 
 
-_RESOLVE_CACHE: dict[tuple[str, int, int], _Resolved] = {}
+# (real path, modification time, size, search path) -> the resolved file
+_RESOLVE_CACHE: dict[tuple[str, int, int, tuple[str, ...]], _Resolved] = {}
 
 
-def _resolve(path: Path, chain: tuple[Path, ...], text: str | None = None) -> _Resolved:
+def _resolve(path: Path, chain: tuple[Path, ...], text: str | None, search_path: tuple[Path, ...]) -> _Resolved:
     cache_key = None
     if text is None:
         try:
             stat = path.stat()
-            cache_key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
-        except OSError:
+            cache_key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, tuple(map(str, search_path)))
+        except (OSError, ValueError):
             pass
         if cache_key in _RESOLVE_CACHE:
             return _RESOLVE_CACHE[cache_key]
@@ -266,24 +279,27 @@ def _resolve(path: Path, chain: tuple[Path, ...], text: str | None = None) -> _R
         raise RulesetError(diagnostics)
     registry = load_registry()
     data = located.data
+    # A parent is a file the user may not have looked at: say what is wrong, never what is there.
+    quote_found = not chain
     if not isinstance(data, dict):
-        raise RulesetError([located.diagnostic((), f"expected a mapping of keys, found {_describe(data)}")])
+        found = _describe(data, quote_found)
+        raise RulesetError([located.diagnostic((), f"expected a mapping of keys, found {found}")])
     _normalize_ranks(data, registry)
     errors = sorted(_schema_validator().iter_errors(data), key=lambda e: e.validator != "type")
     by_path: dict[tuple[Any, ...], Diagnostic] = {}
     for error in errors:
-        by_path.setdefault(tuple(error.absolute_path), _schema_diagnostic(located, error, registry))
+        by_path.setdefault(tuple(error.absolute_path), _schema_diagnostic(located, error, registry, quote_found))
     if by_path:
         raise RulesetError(sorted(by_path.values(), key=lambda d: (d.line or 0, d.column or 0)))
     own: dict[str, tuple[Any, KeyPath]] = {}
     _flatten(data, (), registry, own)
     parent_id: str | None = None
     if "extends" in data:
-        parent_path, parent_id = _parent_path(located, data["extends"], path)
+        parent_path, parent_id = _parent_path(located, data["extends"], path, search_path)
         if any(parent_path.resolve() == seen.resolve() for seen in (*chain, path)):
             cycle = " -> ".join(p.name for p in (*chain, path, parent_path))
             raise RulesetError([located.diagnostic(("extends",), f"extends cycle: {cycle}")])
-        parent = _resolve(parent_path, (*chain, path))
+        parent = _resolve(parent_path, (*chain, path), None, search_path)
         params = dict(parent.params)
         origins = dict(parent.origins)
         overrides = frozenset(pid for pid, (value, _) in own.items() if params[pid] != value)
@@ -304,19 +320,54 @@ def _resolve(path: Path, chain: tuple[Path, ...], text: str | None = None) -> _R
     return resolved
 
 
-def _parent_path(located: Located, extends: str, path: Path) -> tuple[Path, str | None]:
+def _parent_path(located: Located, extends: str, path: Path, search_path: tuple[Path, ...]) -> tuple[Path, str | None]:
     if extends.endswith((".yaml", ".yml")) or "/" in extends:
-        parent_path = (path.parent / extends)
-        if not parent_path.is_file():
-            raise RulesetError([located.diagnostic(("extends",), f"parent file not found: {extends!r} (resolved to {parent_path})")])
+        parent_path = _parent_file(located, extends, (path.parent, *search_path))
         return parent_path, shipped_parent_id(parent_path) or extends
     shipped = shipped_rulesets()
     if extends not in shipped:
         raise RulesetError(
-            [located.diagnostic(("extends",), f"unknown parent ruleset {extends!r}{_did_you_mean(extends, shipped)}; "
+            [located.diagnostic(("extends",), f"unknown parent ruleset {_shown(extends)}"
+                                f"{_did_you_mean(extends, shipped)}; "
                                 f"expected a shipped id ({', '.join(shipped)}) or a relative .yaml path")]
         )
     return shipped[extends], extends
+
+
+def _parent_file(located: Located, extends: str, folders: tuple[Path, ...]) -> Path:
+    """The real path of the file ``extends`` names, relative to the first of ``folders`` where it is.
+
+    The file must lie inside one of ``folders`` once every symbolic link is followed: neither an
+    absolute path elsewhere, nor ``..``, nor a link may lead out of them.
+    """
+    reference = Path(extends)
+    real_folders = [os.path.realpath(folder) for folder in folders]
+    outside_of_every_folder = True
+    for folder in folders:
+        candidate = reference if reference.is_absolute() else folder / reference
+        try:
+            real = Path(os.path.realpath(candidate))
+            if not any(real.is_relative_to(allowed) for allowed in real_folders):
+                continue
+            outside_of_every_folder = False
+            if real.is_file():
+                return real
+        except (OSError, ValueError):
+            # A name too long for the system, or with a NUL character, names no file.
+            outside_of_every_folder = False
+    allowed = f"the extending file's folder {real_folders[0]}"
+    if len(folders) > 1:
+        allowed += f" and the search path {', '.join(real_folders[1:])}"
+    if outside_of_every_folder:
+        message = f"{_shown(extends)} is outside the allowed folders ({allowed}); use a shipped id or a file beside it"
+    else:
+        message = f"parent file not found: {_shown(extends)} (looked in {allowed})"
+    raise RulesetError([located.diagnostic(("extends",), message)])
+
+
+def _shown(text: str, limit: int = 200) -> str:
+    """``text`` quoted for a message, cut when long."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
 def _flatten(node: dict[str, Any], prefix: KeyPath, registry: Registry, out: dict[str, tuple[Any, KeyPath]]) -> None:
@@ -371,25 +422,32 @@ def _did_you_mean(word: str, candidates: Any) -> str:
     return f"; did you mean {match[0]!r}?" if match else ""
 
 
-def _describe(value: Any) -> str:
+def _describe(value: Any, quote: bool = True) -> str:
+    """What ``value`` is (a string, a list...), followed by the start of its text when ``quote``."""
     kinds = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a mapping"}
     if value is None:
         return "nothing (null)"
+    kind = kinds.get(type(value), type(value).__name__)
+    if not quote:
+        return kind
     text = json.dumps(value, ensure_ascii=False, default=str)
     if len(text) > 60:
         text = text[:57] + "..."
-    return f"{kinds.get(type(value), type(value).__name__)} {text}"
+    return f"{kind} {text}"
 
 
 _TYPE_NAMES = {"boolean": "true or false", "integer": "an integer", "string": "a string", "array": "a list", "object": "a mapping"}
 
 
-def _schema_diagnostic(located: Located, error: jsonschema.ValidationError, registry: Registry) -> Diagnostic:
+def _schema_diagnostic(
+    located: Located, error: jsonschema.ValidationError, registry: Registry, quote_found: bool
+) -> Diagnostic:
+    """The diagnostic for one schema error; the value found is quoted only when ``quote_found``."""
     path: KeyPath = tuple(error.absolute_path)
     instance: Any = error.instance
     schema: Any = error.schema
     expected: Any = error.validator_value
-    found = _describe(instance)
+    found = _describe(instance, quote_found)
     validator = error.validator
     if validator == "additionalProperties":
         allowed = list(schema.get("properties", {}))
@@ -417,7 +475,8 @@ def _schema_diagnostic(located: Located, error: jsonschema.ValidationError, regi
         return located.diagnostic(path, f"expected {' or '.join(_TYPE_NAMES.get(n, n) for n in names)}; found {found}", "schema.type")
     if validator in ("minimum", "maximum"):
         sign = ">=" if validator == "minimum" else "<="
-        return located.diagnostic(path, f"expected an integer {sign} {expected}; found {instance}", "schema.range")
+        found_number = f"; found {instance}" if quote_found else ""
+        return located.diagnostic(path, f"expected an integer {sign} {expected}{found_number}", "schema.range")
     if validator in ("minItems", "maxItems"):
         return located.diagnostic(path, f"expected {'at least' if validator == 'minItems' else 'at most'} {expected} items; found {len(instance)}", "schema.items")
     if validator == "uniqueItems":
@@ -426,7 +485,9 @@ def _schema_diagnostic(located: Located, error: jsonschema.ValidationError, regi
         return located.diagnostic(path, f"expected text matching {expected}; found {found}", "schema.pattern")
     if validator == "oneOf" and path and path[0] in ("title", "description"):
         return located.diagnostic(path, f"expected a string or a mapping {{en: ..., fr: ...}}; found {found}", "schema.type")
-    return located.diagnostic(path, f"{error.message}", f"schema.{validator}")
+    # jsonschema's own message starts with the value found.
+    message = error.message if quote_found else f"not allowed by the ruleset schema ({validator})"
+    return located.diagnostic(path, message, f"schema.{validator}")
 
 
 def _localized(value: Any) -> dict[str, str]:

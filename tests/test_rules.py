@@ -181,13 +181,14 @@ class TestHouseRules:
         assert ruleset.overrides == {"play.undertrump_over_opponent"}
 
     def test_extends_by_relative_path_and_unquoted_ranks(self, tmp_path: Path) -> None:
+        # `..` may not leave the extending file's folder: the parent's folder is on the search path.
         (tmp_path / "base.yaml").write_text("id: base\nversion: 1\ntitle: Base\nextends: classic\ngame: {target_points: 501}\n")
         (tmp_path / "sub").mkdir()
         (tmp_path / "sub" / "child.yaml").write_text(
             "id: child\nversion: 2\ntitle: Child\nextends: ../base.yaml\n"
             "cards:\n  trump_order: [J, 9, A, 10, K, Q, 8, 7]\n  trump_points: {J: 20, 9: 14, A: 11, T: 10, K: 4, Q: 3, 8: 0, 7: 0}\n"
         )
-        ruleset = load_ruleset(tmp_path / "sub" / "child.yaml")
+        ruleset = load_ruleset(tmp_path / "sub" / "child.yaml", search_path=[tmp_path])
         assert ruleset["game.target_points"] == 501
         assert ruleset["cards.trump_order"] == ["J", "9", "A", "T", "K", "Q", "8", "7"]
         assert ruleset == Ruleset.from_parameters(dict(ruleset.params), id="child", version=2)

@@ -22,12 +22,14 @@ from belote_ref.rules import Ruleset
 from belote_ref.yamlsource import Located, read_yaml
 
 __all__ = [
+    "CorpusReport",
     "Fixture",
     "branch_ruleset",
     "canonical_result",
     "compare_results",
     "fixtures_dir",
     "load_corpus",
+    "load_corpus_report",
     "load_fixture",
     "predicate_holds",
 ]
@@ -108,10 +110,15 @@ def load_fixture(path: Path) -> tuple[Fixture | None, list[Diagnostic]]:
     if located is None or diagnostics:
         return None, diagnostics
     for error in _validator().iter_errors(located.data):
-        diagnostics.append(located.diagnostic(tuple(error.absolute_path), error.message, "schema"))
+        diagnostics.append(located.diagnostic(tuple(error.absolute_path), _shortened(error.message), "schema"))
     if diagnostics:
         return None, diagnostics
     return Fixture(path, located.data, located), []
+
+
+def _shortened(message: str, limit: int = 200) -> str:
+    # jsonschema's messages start with the value found, which may be a whole 'given'.
+    return message if len(message) <= limit else message[:limit - 3] + "..."
 
 
 def iter_fixture_paths(root: Path | None = None) -> Iterator[Path]:
@@ -119,15 +126,36 @@ def iter_fixture_paths(root: Path | None = None) -> Iterator[Path]:
     yield from sorted((root or fixtures_dir()).rglob("*.yaml"))
 
 
+@dataclass(frozen=True)
+class CorpusReport:
+    """The fixtures of a folder that loaded, and the files that did not with why."""
+
+    fixtures: tuple[Fixture, ...]
+    failures: tuple[tuple[Path, tuple[Diagnostic, ...]], ...]
+
+
+def load_corpus_report(root: Path | None = None) -> CorpusReport:
+    """Every fixture under ``root`` (the shipped fixtures by default), and the files that failed to
+    load with their diagnostics (cached by folder)."""
+    return _load_corpus_report(root or fixtures_dir())
+
+
 @cache
-def load_corpus(root: Path | None = None) -> tuple[Fixture, ...]:
-    """Every valid fixture (cached). Invalid files are left to ``belote-ref conformance lint``."""
-    fixtures = []
+def _load_corpus_report(root: Path) -> CorpusReport:
+    fixtures: list[Fixture] = []
+    failures: list[tuple[Path, tuple[Diagnostic, ...]]] = []
     for path in iter_fixture_paths(root):
-        fixture, _ = load_fixture(path)
+        fixture, diagnostics = load_fixture(path)
         if fixture is not None:
             fixtures.append(fixture)
-    return tuple(fixtures)
+        else:
+            failures.append((path, tuple(diagnostics)))
+    return CorpusReport(tuple(fixtures), tuple(failures))
+
+
+def load_corpus(root: Path | None = None) -> tuple[Fixture, ...]:
+    """Every valid fixture (cached). :func:`load_corpus_report` also gives the files that failed."""
+    return load_corpus_report(root).fixtures
 
 
 # ------------------------------------------------------------------------------------- results

@@ -76,7 +76,9 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
     # Cards: valid tokens, distinct within one deal (a match holds several deals).
     deals: list[tuple[tuple[str | int, ...], Any]] = []
     if fixture.kind == "match":
-        deals = [(("given", "deals", i), deal) for i, deal in enumerate(fixture.given.get("deals", []))]
+        match_deals = fixture.given.get("deals")
+        if isinstance(match_deals, list):
+            deals = [(("given", "deals", i), deal) for i, deal in enumerate(match_deals)]
     else:
         deals = [(("given",), fixture.given)]
     # A fixture whose every answer is a rejection may hold the very inconsistency it tests.
@@ -105,7 +107,8 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
         total = len(seen)
         if fixture.kind == "deal" and total != 32:
             problems.append(at((*base, "deck"), f"a deck holds 32 distinct cards; found {total}", "lint.deal"))
-        if fixture.kind == "replay" and len(deal.get("plays", [])) == 32 and total != 32:
+        plays = deal.get("plays") if isinstance(deal, dict) else None
+        if fixture.kind == "replay" and isinstance(plays, list) and len(plays) == 32 and total != 32:
             problems.append(at(base, f"a whole deal holds 32 distinct cards; found {total}", "lint.deal"))
         if fixture.kind in ("score", "match") and total != 32 and not rejects:
             problems.append(at((*base, "tricks"), f"8 tricks hold 32 distinct cards; found {total}", "lint.deal"))
@@ -127,6 +130,10 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
         result = branch["result"]
         points = result.get("card_points") if isinstance(result, dict) else None
         if isinstance(points, dict) and result.get("capot") is None and "rejected" not in result:
+            if not all(isinstance(value, int) and not isinstance(value, bool) for value in points.values()):
+                problems.append(at(("expect", index, "result", "card_points"), "card points must be integers",
+                                   "lint.points"))
+                continue
             expected_total = sum(ruleset.points[0]) + ruleset["scoring.last_trick_bonus"]
             if sum(points.values()) != expected_total:
                 problems.append(at(("expect", index, "result", "card_points"),
@@ -168,7 +175,13 @@ def lint(paths: Iterable[Path] | None = None) -> tuple[int, list[Diagnostic]]:
             problems.append(fixture.located.diagnostic(("id",), f"duplicate id {fixture.id!r} (also in {ids[fixture.id]})",
                                                        "lint.id"))
         ids[fixture.id] = path
-        problems.extend(_check_fixture(fixture, registry))
+        try:
+            problems.extend(_check_fixture(fixture, registry))
+        except Exception as error:  # noqa: BLE001 - past the schema, 'given' and 'result' may hold anything
+            # A check that trips over a shape nobody foresaw must not hide the other files' problems.
+            problems.append(Diagnostic(str(path), None, None, "", f"lint could not check this file "
+                                       f"({type(error).__name__}: {' '.join(str(error).split())[:200]}); please report it",
+                                       "lint.crash"))
     return count, problems
 
 
