@@ -159,3 +159,20 @@ class TestClaims:
         found = departures(claims)
         assert found["classic"] == {"scoring.capot.value": [300]}
         assert "scoring.capot.value" in found["pagat"]
+
+
+def test_lint_reports_a_dependency_the_fixture_does_not_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import yaml
+
+    source = next(f for f in load_corpus() if f.id == "score.litige.91-91-defenders-belote")
+    assert "scoring.contract.count_belote" in source.data["depends_on"]
+    data = dict(source.data)
+    data["depends_on"] = [p for p in data["depends_on"] if p != "scoring.contract.count_belote"]
+    from belote_ref.conformance.fmt import format_fixture
+
+    path = tmp_path / "fixture.yaml"
+    path.write_text(format_fixture(data), encoding="utf-8")
+    assert yaml.safe_load(path.read_text())["id"] == source.id
+    assert main(["conformance", "lint", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "the answer depends on scoring.contract.count_belote, which the fixture does not name" in err

@@ -9,6 +9,7 @@ branches exhaustive unless the fixture says ``partial: true``; canonical formatt
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 
 from belote_ref.cards import parse_card
 from belote_ref.conformance.corpus import Fixture, branch_ruleset, iter_fixture_paths, load_fixture
+from belote_ref.conformance.dependencies import undeclared_dependencies
 from belote_ref.conformance.fmt import format_fixture
 from belote_ref.errors import BeloteRefError, Diagnostic, NotationError
 from belote_ref.registry import Registry, load_registry
@@ -151,6 +153,11 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
                 problems.append(at(("expect",), f"the branches leave {parameter_id} = {', '.join(map(str, missing))} "
                                    "uncovered: add branches, a default branch without 'when', or 'partial: true'",
                                    "lint.exhaustive"))
+    for parameter_id, value, label in undeclared_dependencies(fixture, registry):
+        problems.append(at(("rules",), f"the answer depends on {parameter_id}, which the fixture does not name: it "
+                           f"changes when {parameter_id} = {json.dumps(value)}"
+                           f"{f' (under {label})' if label else ''}; add it to depends_on "
+                           "(python conformance/declare_dependencies.py)", "lint.dependency"))
     text = fixture.path.read_text(encoding="utf-8")
     if text != format_fixture(fixture.data):
         problems.append(Diagnostic(str(fixture.path), 1, 1, "", "not in canonical format (run `belote-ref fmt`)",
@@ -195,22 +202,34 @@ class Coverage:
 
 
 def coverage(fixtures: Iterable[Fixture]) -> Coverage:
-    """Count, for every outcome parameter value with an alternative, the fixtures that exercise it.
+    """Count, for every outcome parameter value with an alternative, the fixtures that run it.
 
-    A hand fixture counts for (parameter, value) when the parameter is in its ``rules`` and its
-    ``applies_to`` or one of its ``when`` branches names the value; an engine fixture counts by its
-    ``applies_to``. Values with fewer than two hand fixtures are gaps.
+    A fixture counts for (parameter, value) when some case of it actually runs with the parameter
+    at that value: under a shipped ruleset (the default run) or under a generated one (``run
+    --every-branch``); a hand fixture counts only for the parameters in its ``rules``. Values with
+    fewer than two hand fixtures are gaps.
     """
+    from belote_ref.conformance.runner import build_branch_cases, build_cases
+    from belote_ref.rules import find_ruleset, shipped_rulesets
+
     registry = load_registry()
+    fixtures = list(fixtures)
     hand: Counter[tuple[str, str]] = Counter()
     engine: Counter[tuple[str, str]] = Counter()
+    rulesets = [find_ruleset(r) for r in shipped_rulesets()]
+    run: dict[str, set[tuple[str, str]]] = {}
+    for case in [*build_cases(fixtures, rulesets, symmetric=False), *build_branch_cases(fixtures, symmetric=False)]:
+        exercised = case.fixture.rules if case.fixture.provenance == "hand" else case.ruleset.params
+        run.setdefault(case.fixture.id, set()).update(
+            (parameter_id, repr(case.ruleset.params[parameter_id])) for parameter_id in exercised
+            if parameter_id in case.ruleset.params)
     for fixture in fixtures:
-        seen: set[tuple[str, str]] = set()
-        for _, predicate in _predicates(fixture):
-            for parameter_id, wanted in predicate.items():
-                if fixture.provenance == "hand" and parameter_id not in fixture.rules:
-                    continue
-                seen.update((parameter_id, repr(v)) for v in _values(wanted))
+        seen = run.get(fixture.id, set())
+        if fixture.provenance != "hand":
+            # An engine fixture counts for the values its applies_to pins, as before.
+            pinned = {(pid, repr(v)) for _, predicate in _predicates(fixture) for pid, wanted in predicate.items()
+                      for v in _values(wanted)}
+            seen = seen & pinned
         (hand if fixture.provenance == "hand" else engine).update(seen)
     rows, gaps = [], []
     unexpressible: list[str] = []
