@@ -229,3 +229,15 @@ def test_the_fuzz_families_run_within_a_memory_bound() -> None:
                           capture_output=True, text=True, timeout=600, preexec_fn=limit, cwd=tests.parent)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "3 passed" in done.stdout
+
+
+def test_an_adapter_that_dies_at_start_shows_the_end_of_its_stderr(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "dies.py"
+    script.write_text("import sys\nfor n in range(30):\n    print(f'frame {n}', file=sys.stderr)\n"
+                      "print('Error: cannot find module missing.js', file=sys.stderr)\nsys.exit(1)\n")
+    assert main(["conformance", "run", "--impl", f"{sys.executable} {script}", "--kind", "trick_winner"]) == 2
+    err = capsys.readouterr().err
+    assert "could not start" in err and "Error: cannot find module missing.js" in err
+    assert "frame 29" in err and "frame 25" not in err
+    assert len(err.strip().splitlines()) == 1

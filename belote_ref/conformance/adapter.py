@@ -236,11 +236,12 @@ class SubprocessAdapter:
                 log.close()
 
     def stderr_tail(self, lines: int = 5, limit: int = 500) -> str:
-        """The last ``lines`` lines the adapter wrote to standard error, at most ``limit`` characters."""
+        """The last ``lines`` lines the adapter wrote to standard error, joined by `` | `` so that a
+        message quoting them stays on one line, at most ``limit`` characters."""
         with self._stderr_lock:
             data = bytes(self._stderr[-STDERR_TAIL:])
         text = data.decode("utf-8", "replace").rstrip()
-        tail = "\n".join(text.splitlines()[-lines:])
+        tail = " | ".join(line.strip() for line in text.splitlines()[-lines:] if line.strip())
         return tail if len(tail) <= limit else "..." + tail[-limit:]
 
     def request(self, message: Mapping[str, Any], timeout: float | None = None) -> dict[str, Any]:

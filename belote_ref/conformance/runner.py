@@ -178,7 +178,13 @@ def run_cases(
     live: Adapter | None = adapter
     try:
         adapter.start()
-        hello = check_hello(adapter.request(hello_message()))
+        try:
+            hello = check_hello(adapter.request(hello_message()))
+        except AdapterFailure as failure:
+            tail = adapter.stderr_tail()
+            if tail:
+                raise AdapterFailure(failure.outcome, f"{failure.reason}; stderr ends: {tail}") from None
+            raise
         if on_hello is not None:
             on_hello(hello)
         results = _run_with(adapter, hello, make_adapter, cases, options, progress)
