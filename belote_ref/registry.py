@@ -45,6 +45,7 @@ class Parameter:
     fr: str
     outcome: bool = True
     protocol: bool = True
+    since_protocol: int = 1
     minimum: int | None = None
     maximum: int | None = None
     _validator: Any = field(default=None, init=False, repr=False, compare=False)
@@ -275,6 +276,7 @@ def load_registry(path: Path | None = None) -> Registry:
             fr=raw["fr"],
             outcome=raw.get("outcome", True),
             protocol=raw.get("protocol", True),
+            since_protocol=raw.get("since_protocol", 1),
             minimum=raw.get("minimum"),
             maximum=raw.get("maximum"),
         )

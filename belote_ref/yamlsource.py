@@ -353,8 +353,9 @@ class _Builder:
             return None
         try:
             return construct(yaml.ScalarNode(tag, event.value))
-        except (ValueError, KeyError, TypeError, yaml.YAMLError):
-            # An integer like 0b_ matches YAML 1.1's pattern but has no digits; !!bool 5 is no boolean.
+        except (ValueError, KeyError, TypeError, IndexError, ArithmeticError, yaml.YAMLError):
+            # An integer like 0b_ matches YAML 1.1's pattern but has no digits; !!bool 5 is no boolean;
+            # PyYAML's float constructor indexes into an empty !!float.
             with_tag = f" (tagged {_shown_tag(tag)})" if explicit else ""
             self._report(dropped, event.start_mark, path, f"not a valid {kind}{with_tag}", "yaml.value")
             return event.value

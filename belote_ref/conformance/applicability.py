@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from belote_ref.registry import Registry, load_registry
@@ -41,23 +41,44 @@ def _format(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Claims:
-    """An adapter's declared support, compiled once per run."""
+    """An adapter's declared support, compiled once per run.
+
+    ``by_kind`` holds the claims an adapter of protocol 2 may give per kind
+    (``supports.by_kind.score: {rulesets, parameters}``); a kind without its own entry uses the
+    general ``rulesets`` and ``parameters``.
+    """
 
     kinds: frozenset[str]
     rulesets: tuple[Ruleset, ...]
     parameters: Mapping[str, Any]
+    protocol: int = 1
+    by_kind: Mapping[str, Claims] = field(default_factory=dict)
 
     @classmethod
     def from_hello(cls, hello: Mapping[str, Any]) -> Claims:
         """Read ``hello["supports"]``; unknown names are ignored here (see :func:`check_claims`)."""
         supports = hello.get("supports") or {}
-        kinds = supports.get("kinds") if isinstance(supports, Mapping) else None
+        if not isinstance(supports, Mapping):
+            supports = {}
+        protocol = hello.get("protocol") if isinstance(hello.get("protocol"), int) else 1
+        general = cls._from_supports(supports, protocol)
+        by_kind = supports.get("by_kind") if protocol >= 2 else None
+        own = {kind: cls._from_supports({**supports, **entry}, protocol)
+               for kind, entry in (by_kind or {}).items() if isinstance(entry, Mapping)} \
+            if isinstance(by_kind, Mapping) else {}
+        return cls(general.kinds, general.rulesets, general.parameters, protocol, own)
+
+    @classmethod
+    def _from_supports(cls, supports: Mapping[str, Any], protocol: int) -> Claims:
         shipped = shipped_rulesets()
-        ruleset_ids = supports.get("rulesets") if isinstance(supports, Mapping) else None
-        rulesets = tuple(find_ruleset(r) for r in _strings(ruleset_ids) if r in shipped)
-        parameters = supports.get("parameters") if isinstance(supports, Mapping) else None
-        return cls(frozenset(_strings(kinds)), rulesets,
-                   dict(parameters) if isinstance(parameters, Mapping) else {})
+        rulesets = tuple(find_ruleset(r) for r in _strings(supports.get("rulesets")) if r in shipped)
+        parameters = supports.get("parameters")
+        return cls(frozenset(_strings(supports.get("kinds"))), rulesets,
+                   dict(parameters) if isinstance(parameters, Mapping) else {}, protocol)
+
+    def for_kind(self, kind: str) -> Claims:
+        """The claims that hold for ``kind``."""
+        return self.by_kind.get(kind, self)
 
     def values_of(self, parameter_id: str) -> Any:
         """The values claimed for a parameter: a list, or :data:`ANY`."""
@@ -78,15 +99,19 @@ class Claims:
         values = self.values_of(parameter_id)
         return values == ANY or any(same_value(value, v) for v in values)
 
-    def reason_not_applicable(self, kind: str, ruleset: Ruleset, depends_on: Iterable[str]) -> str | None:
+    def reason_not_applicable(self, kind: str, ruleset: Ruleset, depends_on: Iterable[str],
+                              needs_protocol: int = 1) -> str | None:
         """None when the case applies; otherwise why not, in words."""
+        if needs_protocol > self.protocol:
+            return f"needs protocol {needs_protocol}"
         if kind not in self.kinds:
             return f"kind {kind} not supported"
-        if not self.rulesets and not self.parameters:
+        claims = self.for_kind(kind)
+        if not claims.rulesets and not claims.parameters:
             return "no ruleset and no parameter declared"
         for parameter_id in depends_on:
             value = ruleset.params.get(parameter_id)
-            if not self.claims_value(parameter_id, value):
+            if not claims.claims_value(parameter_id, value):
                 return f"parameter {parameter_id} at value {_format(value)} not supported"
         return None
 

@@ -21,7 +21,6 @@ from belote_ref import __version__
 from belote_ref.conformance.branches import BRANCH_RULESET_ID
 from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES, CaseResult
 from belote_ref.errors import BeloteRefError
-from belote_ref.protocol import PROTOCOL_VERSION
 
 __all__ = [
     "read_report",
@@ -50,7 +49,7 @@ def report_lines(hello: Mapping[str, Any], results: Sequence[CaseResult], comman
     counts = Counter(result.outcome for result in results)
     header: dict[str, Any] = {
         "type": "header", "runner": {"name": "belote-ref", "version": __version__}, "suite": __version__,
-        "protocol": PROTOCOL_VERSION, "adapter": dict(hello.get("implementation") or {}), "command": command,
+        "protocol": hello.get("protocol"), "adapter": dict(hello.get("implementation") or {}), "command": command,
         "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "impl": impl,
         "ruleset_refs": dict(ruleset_refs or {}), "warnings": list(warnings),
     }

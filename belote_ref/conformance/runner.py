@@ -9,6 +9,7 @@ expected-failures file ``xfail`` / ``xpass`` (an unexpected pass counts as an er
 
 from __future__ import annotations
 
+import json
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -22,7 +23,7 @@ from belote_ref.conformance.branches import branch_cases_of
 from belote_ref.conformance.corpus import Fixture, compare_results
 from belote_ref.conformance.dependencies import dependencies_of
 from belote_ref.conformance.symmetry import variants
-from belote_ref.protocol import PROTOCOL_VERSION
+from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset
 
 __all__ = [
@@ -98,15 +99,38 @@ class RunOptions:
 
 def not_applicable_reason(claims: Claims, case: Case) -> str | None:
     """None when the adapter's claims cover ``case``; otherwise why not."""
-    return claims.reason_not_applicable(case.fixture.kind, case.ruleset, dependencies_of(case.fixture))
+    return claims.reason_not_applicable(case.fixture.kind, case.ruleset, dependencies_of(case.fixture),
+                                        protocol_needed(case))
+
+
+#: The protocol versions this runner speaks; it talks to each adapter in the version it answers.
+SUPPORTED_PROTOCOLS = (1, 2)
+#: The kinds of protocol version 1; a kind added later needs a later version.
+VERSION_1_KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match")
+_VERSION_2_NAMES = ('"SA"', '"TA"')
+
+
+def protocol_needed(case: Case) -> int:
+    """The oldest protocol version that can express ``case``: 2 for a kind, a contract (sans-atout,
+    tout-atout) or a parameter that version 1 does not have."""
+    if case.fixture.kind not in VERSION_1_KINDS:
+        return 2
+    registry = load_registry()
+    needed = max((registry[p].since_protocol for p in dependencies_of(case.fixture) if p in registry), default=1)
+    if needed < 2:
+        text = json.dumps([case.given, case.expected])
+        if any(name in text for name in _VERSION_2_NAMES):
+            needed = 2
+    return needed
 
 
 def check_hello(reply: Mapping[str, Any] | None) -> dict[str, Any]:
     """Validate the reply to ``hello``; raise :class:`AdapterFailure` with the mistake in words."""
     if reply is None or not isinstance(reply, Mapping):
         raise AdapterFailure("crash", "no reply to hello")
-    if reply.get("protocol") != PROTOCOL_VERSION:
-        raise AdapterFailure("crash", f"hello: 'protocol' must be {PROTOCOL_VERSION}; found {reply.get('protocol')!r}")
+    if reply.get("protocol") not in SUPPORTED_PROTOCOLS:
+        versions = " or ".join(str(v) for v in SUPPORTED_PROTOCOLS)
+        raise AdapterFailure("crash", f"hello: 'protocol' must be {versions}; found {reply.get('protocol')!r}")
     supports = reply.get("supports")
     if not isinstance(supports, Mapping) or not isinstance(supports.get("kinds"), list):
         raise AdapterFailure("crash", "hello: 'supports' must be an object with a 'kinds' list")
@@ -117,14 +141,22 @@ def check_hello(reply: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def hello_message() -> dict[str, Any]:
-    """The runner's greeting."""
-    return {"cmd": "hello", "protocol": PROTOCOL_VERSION, "suite": __version__}
+    """The runner's greeting: the newest version it speaks, and every version it accepts."""
+    return {"cmd": "hello", "protocol": SUPPORTED_PROTOCOLS[-1], "protocols": list(SUPPORTED_PROTOCOLS),
+            "suite": __version__}
 
 
-def run_message(seq: int, case: Case) -> dict[str, Any]:
-    """The ``run`` request for a case: the resolved ruleset and the ``given``, never the expectation."""
-    return {"cmd": "run", "seq": seq, "kind": case.fixture.kind, "ruleset": case.ruleset.to_json(),
-            "given": case.given}
+def run_message(seq: int, case: Case, protocol: int = SUPPORTED_PROTOCOLS[-1]) -> dict[str, Any]:
+    """The ``run`` request for a case: the resolved ruleset and the ``given``, never the expectation.
+
+    An adapter of an older ``protocol`` is sent only the parameters its version knows.
+    """
+    ruleset = case.ruleset.to_json()
+    if protocol < SUPPORTED_PROTOCOLS[-1]:
+        registry = load_registry()
+        ruleset["parameters"] = {p: v for p, v in ruleset["parameters"].items()
+                                 if p not in registry or registry[p].since_protocol <= protocol}
+    return {"cmd": "run", "seq": seq, "kind": case.fixture.kind, "ruleset": ruleset, "given": case.given}
 
 
 def judge(case: Case, reply: Mapping[str, Any], seq: int) -> CaseResult:
@@ -257,7 +289,7 @@ def _run_with(
             try:
                 while to_send and len(pending) < window:
                     seq += 1
-                    live.send(run_message(seq, cases[to_send[0]]))
+                    live.send(run_message(seq, cases[to_send[0]], claims.protocol))
                     pending.append((to_send.popleft(), seq, time.perf_counter()))
                 index, sent_seq, started = pending[0]
                 result = judge(cases[index], live.receive(), sent_seq)
