@@ -18,6 +18,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from belote_ref.cli import main
 from belote_ref.conformance.adapter import AdapterFailure, decode_reply, open_adapter
@@ -241,3 +243,24 @@ def test_an_adapter_that_dies_at_start_shows_the_end_of_its_stderr(tmp_path: Pat
     assert "could not start" in err and "Error: cannot find module missing.js" in err
     assert "frame 29" in err and "frame 25" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+BEHAVIOURS = ["ok", "garbage", "wrong-seq", "exit", "half", "bad-utf8", "huge", "spawn"]
+
+
+@settings(max_examples=8, deadline=None, database=None)
+@given(script=st.lists(st.sampled_from(BEHAVIOURS), min_size=1, max_size=6), hang_at=st.integers(1, 15))
+def test_any_script_of_misbehaviour_ends_with_every_case_graded(script: list[str], hang_at: int) -> None:
+    """Whatever the adapter does, request after request, the run ends, every case is graded once,
+    and nothing the adapter started is left running."""
+    if hang_at < len(script):
+        script = [*script[:hang_at], "hang", *script[hang_at + 1:]]
+    tag = f"scripted-{uuid.uuid4().hex}"
+    impl = f"{sys.executable} {Path(__file__).parent / 'adapters' / 'scripted.py'} {','.join(script)} {tag}"
+    cases = some_cases(5)
+    # A short timeout: a hang is one of the behaviours, and the grading, not the speed, is tested.
+    _, results = run_cases(lambda: open_adapter(impl, 1.0), cases, RunOptions(timeout=1.0))
+    assert [r.case.key for r in results] == [c.key for c in cases]
+    assert {r.outcome for r in results} <= {"pass", "crash", "timeout"}
+    assert all(r.message for r in results if r.outcome != "pass")
+    assert wait_until(lambda: not tagged_processes(tag)), tagged_processes(tag)
