@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -144,49 +144,73 @@ def cmd_rules_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+def _match_records(rules: Ruleset, seed: int, max_deals: int, outcome: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The records of one random match, one deal at a time; ``outcome`` receives the totals."""
     import random
 
     from belote_ref.deal import Phase
     from belote_ref.match import Match
     from belote_ref.record import record_of
-    from belote_ref.simulate import random_deal, random_deals
+    from belote_ref.simulate import random_deal
+
+    match = Match(rules)
+    rng = random.Random(seed)
+    dealer = Seat(rng.randrange(4))
+    deals = 0
+    while not match.ended and deals < max_deals:
+        state = random_deal(rules, rng, dealer=dealer, pot=match.pot)
+        record = record_of(state)
+        if state.phase is Phase.REDEAL:
+            match.pass_deal()
+            if state.next_dealer is None:
+                raise BeloteRefError("a redeal without a next dealer", code="internal")
+            dealer = state.next_dealer
+        else:
+            if state.taker is None or state.trump is None:
+                raise BeloteRefError("a played deal without a taker", code="internal")
+            score = match.play_deal(dealer=state.dealer, taker=state.taker, trump=state.trump,
+                                    tricks=state.tricks, belote=state.belote, announcements=state.declarations)
+            if score != state.score:
+                record["final_deal"] = True
+            record["result"] = score.to_json()
+            dealer = dealer.next
+        deals += 1
+        record["match"] = {"deal": deals, "totals": {t.value: v for t, v in match.totals.items()}}
+        yield record
+    winner = match.winner.value if match.winner is not None else ("draw" if match.ended else "unfinished")
+    outcome.update(deals=deals, totals=dict(match.totals), winner=winner)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from belote_ref.record import record_of
+    from belote_ref.simulate import random_deals
 
     rules = resolve_ruleset(args.ruleset)
-    records: list[dict[str, Any]] = []
+    outcome: dict[str, Any] = {}
+    records: Iterable[dict[str, Any]]
     if args.match:
-        match = Match(rules)
-        rng = random.Random(args.seed)
-        dealer = Seat(rng.randrange(4))
-        while not match.ended and len(records) < args.max_deals:
-            state = random_deal(rules, rng, dealer=dealer, pot=match.pot)
-            record = record_of(state)
-            if state.phase is Phase.REDEAL:
-                match.pass_deal()
-                assert state.next_dealer is not None
-                dealer = state.next_dealer
-            else:
-                assert state.taker is not None and state.trump is not None
-                score = match.play_deal(dealer=state.dealer, taker=state.taker, trump=state.trump,
-                                        tricks=state.tricks, belote=state.belote, announcements=state.declarations)
-                if score != state.score:
-                    record["final_deal"] = True
-                record["result"] = score.to_json()
-                dealer = dealer.next
-            record["match"] = {"deal": len(records) + 1, "totals": {t.value: v for t, v in match.totals.items()}}
-            records.append(record)
-        winner = match.winner.value if match.winner is not None else ("draw" if match.ended else "unfinished")
-        summary = (f"a match of {len(records)} deal(s) under {rules.id} v{rules.version}, seed {args.seed}: "
-                   f"NS {match.totals[Team.NS]}, EW {match.totals[Team.EW]}, winner {winner}")
+        records = _match_records(rules, args.seed, args.max_deals, outcome)
     else:
-        records = [record_of(state) for state in random_deals(rules, args.seed, args.count)]
-        summary = f"{len(records)} deal(s) under {rules.id} v{rules.version}, seed {args.seed}"
-    text = "".join(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n" for record in records)
+        records = (record_of(state) for state in random_deals(rules, args.seed, args.count))
+    # One record at a time, so that memory stays flat however many deals are played.
+    out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115 - closed below
+    written = 0
+    try:
+        for record in records:
+            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            written += 1
+    finally:
+        if args.out:
+            out.close()
+    if args.match:
+        totals = outcome["totals"]
+        summary = (f"a match of {outcome['deals']} deal(s) under {rules.id} v{rules.version}, seed {args.seed}: "
+                   f"NS {totals[Team.NS]}, EW {totals[Team.EW]}, winner {outcome['winner']}")
+    else:
+        summary = f"{written} deal(s) under {rules.id} v{rules.version}, seed {args.seed}"
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
         print(f"{summary}; written to {args.out}")
     else:
-        sys.stdout.write(text)
         print(summary, file=sys.stderr)
     return EXIT_OK
 
