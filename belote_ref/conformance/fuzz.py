@@ -1,0 +1,652 @@
+"""Differential testing: random situations sent to an implementation and to the reference engine.
+
+``belote-ref conformance fuzz`` draws situations of every kind the adapter declares
+(:mod:`~belote_ref.conformance.fuzz_generate`), sends them through the conformance runner
+(:func:`~belote_ref.conformance.runner.run_cases`: pipelined, restarted on a crash or a timeout,
+process groups killed), compares each answer with the reference engine's
+(:func:`~belote_ref.conformance.corpus.compare_results`), shrinks every disagreement to a minimal
+situation (:mod:`~belote_ref.conformance.fuzz_shrink`) and writes each distinct one as a fixture.
+
+Why a seeded generator and a greedy shrinker of our own rather than Hypothesis: Hypothesis asks for
+one example at a time, so every example and every shrinking step would be a round trip to the
+adapter, where the runner pipelines hundreds of requests; its shrinker works on the choice
+sequence, whose reductions (a card dropped from a hand) rarely map onto the simplifications that
+make a fixture readable; and its choice sequences are not promised stable across versions, while
+a fuzz run must be reproducible from its seed and shardable (``--jobs``). Hypothesis is used in the
+tests, to check that generated situations are valid and that shrinking keeps a disagreement.
+
+Rulesets. Situations are drawn under the rulesets given (default: every shipped ruleset whose
+outcome values the adapter claims, all of them when it claims none whole) and, for an adapter that
+declares ``supports.parameters``, half of the time under one of them with one to three claimed
+parameters set to a claimed value (for ``"*"``, a value the registry documents).
+
+Which situations are sent. A situation is sent only when the adapter claims the value, in the
+situation's ruleset, of every parameter its reference answer depends on. Only the parameters whose
+value the adapter does not claim need checking (a claimed value is fine whatever the answer depends
+on): for each, the reference answer is computed under the other values the registry documents; if
+one changes the answer, the situation is not sent (``n/a``). For a ruleset the adapter claims
+whole, nothing is computed. This is the rule the runner applies to fixtures, with the dependencies
+found by the engine as ``conformance lint`` finds them.
+
+Reproducing a run. Situation ``i`` of seed ``s`` is drawn from its own generator
+(:func:`~belote_ref.conformance.fuzz_generate.situation_rng`), so a run is reproduced by its
+command with the same ``--seed`` (printed at the start and in the report's header) and budget,
+against the same adapter and version of belote-ref; ``--jobs`` does not change the result, since
+shard ``k`` of ``J`` draws situations ``k, k+J, ...``, the disagreements are shrunk in the order of
+their situation, and everything is merged in that order.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import queue
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from belote_ref import __version__
+from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, SubprocessAdapter, open_adapter
+from belote_ref.conformance.applicability import ANY, Claims, departures
+from belote_ref.conformance.corpus import Fixture
+from belote_ref.conformance.fuzz_generate import GENERATORS, random_parameters, situation_rng
+from belote_ref.conformance.fuzz_shrink import (
+    Candidate,
+    compile_ruleset,
+    depends_on,
+    differing_fields,
+    finding_fixture,
+    reference_answer,
+    shape_of,
+    shrink,
+)
+from belote_ref.conformance.runner import Case, CaseResult, RunOptions, run_cases
+from belote_ref.errors import BeloteRefError
+from belote_ref.protocol import KINDS
+from belote_ref.registry import load_registry
+from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
+
+__all__ = ["FuzzError", "FuzzOptions", "FuzzOutcome", "fuzz"]
+
+BATCH = 512
+"""Situations sent to the adapter in one pipelined run."""
+
+SHRINK_LIMIT = 200
+"""At most this many disagreements are shrunk per run (the first ones); the rest are counted."""
+
+DISAGREEING = ("fail", "error", "crash", "timeout")
+"""The outcomes of a case that are a disagreement with the reference engine."""
+
+VARY_PROBABILITY = 0.5
+"""The chance that a situation's ruleset has some claimed parameters set to random claimed values."""
+
+
+class FuzzError(BeloteRefError):
+    """Fuzzing cannot start: a bad option, or an adapter that cannot start or claims nothing to fuzz."""
+
+    code = "usage"
+
+
+@dataclass(frozen=True)
+class FuzzOptions:
+    """What to fuzz. ``rulesets``: ``(id, parameters)`` pairs, empty for the default."""
+
+    impl: str | None = None
+    rulesets: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+    kinds: tuple[str, ...] = ()
+    budget: int | None = 2000
+    seconds: float | None = None
+    seed: int = 0
+    jobs: int = 1
+    timeout: float = 10.0
+    shrink_limit: int = SHRINK_LIMIT
+
+
+@dataclass
+class Disagreement:
+    """One situation whose answer differs from the reference engine's, before or after shrinking."""
+
+    index: int
+    kind: str
+    given: Mapping[str, Any]
+    ruleset_id: str
+    params: Mapping[str, Any]
+    expected: Any
+    outcome: str
+    got: Any
+    message: str
+    differences: list[str]
+    steps: int = 0
+    shape: str = ""
+
+
+@dataclass
+class ShardResult:
+    """What one shard did: counts of situations by outcome, its disagreements, or why it could not run."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    disagreements: list[Disagreement] = field(default_factory=list)
+    hello: dict[str, Any] = field(default_factory=dict)
+    failure: str = ""
+
+
+@dataclass
+class Finding:
+    """A distinct shrunk disagreement: the first of its shape, how many shrank to it, its fixture."""
+
+    disagreement: Disagreement
+    count: int
+    fixture: dict[str, Any]
+    path: Path | None = None
+
+
+@dataclass
+class FuzzOutcome:
+    """The result of a run: the adapter's hello, the counts, the distinct findings."""
+
+    hello: dict[str, Any]
+    counts: dict[str, int]
+    findings: list[Finding]
+    kinds: list[str]
+    ruleset_ids: list[str]
+    unshrunk: int
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.counts.get("disagree", 0) == 0
+
+
+# ------------------------------------------------------------------------------------- adapter
+
+
+class KeptAdapter:
+    """One adapter process kept across :func:`run_cases` calls.
+
+    ``run_cases`` starts its adapter and stops it at the end; a fuzz run calls it for every batch
+    and every shrinking step, and restarting ``belote-ref serve`` each time would cost more than
+    the cases. ``start`` starts the process only when none is running, ``stop`` leaves it running
+    (:meth:`close` ends it), ``kill`` (after a crash or a timeout) really kills it, so the next
+    ``start`` is a restart as ``run_cases`` expects.
+    """
+
+    def __init__(self, impl: str | None, timeout: float) -> None:
+        self.inner: SubprocessAdapter | InProcessAdapter = open_adapter(impl, timeout)
+        self.running = False
+
+    def start(self) -> None:
+        if not self.running:
+            self.inner.start()
+            self.running = True
+
+    def request(self, message: Mapping[str, Any], timeout: float | None = None) -> Any:
+        return self.inner.request(message, timeout)
+
+    def send(self, message: Mapping[str, Any]) -> int:
+        return self.inner.send(message)
+
+    def receive(self, timeout: float | None = None) -> dict[str, Any]:
+        return self.inner.receive(timeout)
+
+    def stderr_tail(self, lines: int = 5, limit: int = 500) -> str:
+        return self.inner.stderr_tail(lines, limit)
+
+    def stop(self) -> None:
+        """Kept running for the next call; see :meth:`close`."""
+
+    def kill(self) -> None:
+        self.inner.kill()
+        self.running = False
+
+    def close(self) -> None:
+        if self.running:
+            self.inner.stop()
+            self.running = False
+
+
+# ------------------------------------------------------------------------------------- the plan
+
+
+class Plan:
+    """What the adapter's hello allows: the kinds, the rulesets, the parameters that may vary."""
+
+    def __init__(self, hello: Mapping[str, Any], options: FuzzOptions) -> None:
+        self.claims = Claims.from_hello(hello)
+        wanted = options.kinds or KINDS
+        self.kinds = [kind for kind in wanted if kind in self.claims.kinds]
+        if not self.kinds:
+            raise FuzzError(f"the adapter supports none of the kinds asked ({', '.join(wanted)}); "
+                            f"it declares: {', '.join(sorted(self.claims.kinds)) or 'none'}")
+        if options.rulesets:
+            self.bases = [compile_ruleset(params, ruleset_id) for ruleset_id, params in options.rulesets]
+        else:
+            covered = [rid for rid, missing in departures(self.claims).items() if not missing]
+            self.bases = [find_ruleset(rid) for rid in covered or shipped_rulesets()]
+        registry = load_registry()
+        declared = (hello.get("supports") or {}).get("parameters")
+        self.choices: list[tuple[str, list[Any]]] = []
+        if isinstance(declared, Mapping):
+            for parameter_id in declared:
+                parameter = registry.parameters.get(parameter_id)
+                if parameter is None or not parameter.outcome:
+                    continue
+                values = self.claims.values_of(parameter_id)
+                values = list(parameter.values) if values == ANY else [v for v in values if parameter.allows(v)]
+                if values:
+                    self.choices.append((parameter_id, values))
+        self._unclaimed: dict[str, list[str]] = {}
+
+    @property
+    def ruleset_ids(self) -> list[str]:
+        return [ruleset.id for ruleset in self.bases if ruleset is not None]
+
+    def ruleset_for(self, kind: str, rng: Any) -> Ruleset | None:
+        base = rng.choice(self.bases)
+        rules = base
+        if self.choices and rng.random() < VARY_PROBABILITY:
+            rules = compile_ruleset(random_parameters(rng, base.params, self.choices)) or base
+        if kind == "announcements" and not rules.params["announcements.enabled"]:
+            # The kind is defined for rulesets that play announcements only.
+            rules = compile_ruleset({**rules.params, "announcements.enabled": True}, rules.id)
+        return rules
+
+    def unclaimed(self, rules: Ruleset) -> list[str]:
+        """The outcome parameters whose value in ``rules`` the adapter does not claim (cached)."""
+        key = json.dumps(dict(rules.params), sort_keys=True)
+        found = self._unclaimed.get(key)
+        if found is None:
+            registry = load_registry()
+            found = [pid for pid, value in rules.params.items()
+                     if registry[pid].outcome and not self.claims.claims_value(pid, value)]
+            if len(self._unclaimed) > 4096:
+                self._unclaimed.clear()
+            self._unclaimed[key] = found
+        return found
+
+    def answer_if_sendable(self, kind: str, given: Mapping[str, Any], rules: Ruleset) -> tuple[bool, Any]:
+        """``(True, reference answer)`` when the situation may be sent; ``(False, None)`` when the
+        reference refuses the given or the answer depends on a value the adapter does not claim."""
+        if kind not in self.claims.kinds:
+            return False, None
+        try:
+            answer = reference_answer(kind, given, rules)
+        except BeloteRefError:
+            return False, None
+        for parameter_id in self.unclaimed(rules):
+            if depends_on(kind, given, rules, parameter_id, answer):
+                return False, None
+        return True, answer
+
+
+def _case(index: int, kind: str, given: Mapping[str, Any], rules: Ruleset, expected: Any) -> Case:
+    """A runner case around a synthetic fixture (its ``rules`` empty: applicability is settled here)."""
+    data = {"id": f"fuzz.{index}", "kind": kind, "title": "fuzz situation", "rules": [], "provenance": "engine",
+            "given": given, "expect": [{"result": expected}]}
+    return Case(Fixture(Path("<fuzz>"), data), rules, expected)
+
+
+# ------------------------------------------------------------------------------------- shards
+
+
+def _send(adapter: KeptAdapter, cases: Sequence[Case], timeout: float) -> list[CaseResult]:
+    _, results = run_cases(lambda: adapter, cases, RunOptions(timeout=timeout))
+    return results
+
+
+def _indices(shard: int, jobs: int, options: FuzzOptions) -> Iterator[int]:
+    index = shard
+    deadline = time.monotonic() + options.seconds if options.seconds else None
+    while options.budget is None or index < options.budget:
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        yield index
+        index += jobs
+
+
+def run_shard(options: FuzzOptions, shard: int, jobs: int,
+              report: Callable[[int, int], None] | None = None) -> ShardResult:
+    """Draw and send this shard's situations (``shard``, ``shard + jobs``, ...) and collect the
+    disagreements. ``report(situations, disagreements)`` is called after each batch with the increments."""
+    result = ShardResult(counts={"situations": 0, "sent": 0, "agree": 0, "disagree": 0, "n/a": 0, "skip": 0})
+    adapter = KeptAdapter(options.impl, options.timeout)
+    try:
+        result.hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
+        plan = Plan(result.hello, options)
+        indices = _indices(shard, jobs, options)
+        while True:
+            batch = _draw_batch(plan, options.seed, indices, result.counts)
+            if batch is None:
+                break
+            before = result.counts["disagree"]
+            for case_result in _send(adapter, batch, options.timeout):
+                _count(result, case_result)
+            if report is not None:
+                report(len(batch), result.counts["disagree"] - before)
+    except AdapterFailure as failure:
+        result.failure = f"the implementation could not start: {failure.reason}"
+    except FuzzError as error:
+        result.failure = str(error)
+    finally:
+        adapter.close()
+    return result
+
+
+def _index_of(case: Case) -> int:
+    return int(case.fixture.id.rpartition(".")[2])
+
+
+def _draw_batch(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str, int]) -> list[Case] | None:
+    batch: list[Case] = []
+    for index in indices:
+        counts["situations"] += 1
+        kind = plan.kinds[index % len(plan.kinds)]
+        rng = situation_rng(seed, index)
+        rules = plan.ruleset_for(kind, rng)
+        given = GENERATORS[kind](rng, rules) if rules is not None else None
+        sendable, expected = plan.answer_if_sendable(kind, given, rules) if given is not None and rules else (False, None)
+        if not sendable:
+            counts["n/a"] += 1
+            continue
+        batch.append(_case(index, kind, given, rules, expected))
+        if len(batch) >= BATCH:
+            break
+    return batch or None
+
+
+def _count(result: ShardResult, case_result: CaseResult) -> None:
+    case = case_result.case
+    counts = result.counts
+    outcome = case_result.outcome
+    if outcome == "skip":
+        counts["skip"] += 1
+        return
+    counts["sent"] += 1
+    if outcome not in DISAGREEING:
+        counts["agree"] += 1
+        return
+    counts["disagree"] += 1
+    result.disagreements.append(Disagreement(
+        _index_of(case), case.fixture.kind, case.given, case.ruleset.id, dict(case.ruleset.params), case.expected,
+        outcome, case_result.got, case_result.message, list(case_result.differences)))
+
+
+def shrink_shard(options: FuzzOptions, disagreements: Sequence[Disagreement],
+                 report: Callable[[int, int], None] | None = None) -> list[Disagreement]:
+    """Shrink each disagreement (in order) with one adapter; ``report(1, 0)`` after each."""
+    adapter = KeptAdapter(options.impl, options.timeout)
+    shrunk = []
+    try:
+        hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
+        plan = Plan(hello, options)
+        for disagreement in disagreements:
+            shrunk.append(_shrink_one(plan, adapter, options, disagreement))
+            if report is not None:
+                report(1, 0)
+    finally:
+        adapter.close()
+    return shrunk
+
+
+def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: Disagreement) -> Disagreement:
+    kind = found.kind
+    rules = compile_ruleset(found.params, found.ruleset_id)
+    assert rules is not None
+    expected_of: dict[int, Any] = {}
+
+    def usable(candidate: Candidate) -> bool:
+        sendable, answer = plan.answer_if_sendable(kind, candidate.given, candidate.ruleset)
+        if sendable:
+            expected_of[id(candidate)] = answer
+        return sendable
+
+    def still_disagrees(candidates: Sequence[Candidate]) -> int | None:
+        cases = [_case(position, kind, c.given, c.ruleset, expected_of[id(c)]) for position, c in enumerate(candidates)]
+        for position, result in enumerate(_send(adapter, cases, options.timeout)):
+            if result.outcome == found.outcome:
+                return position
+        return None
+
+    start = Candidate(found.given, rules)
+    smallest, steps = shrink(kind, start, still_disagrees, usable)
+    if smallest is start:
+        final = found
+    else:
+        expected = reference_answer(kind, smallest.given, smallest.ruleset)
+        result = _send(adapter, [_case(0, kind, smallest.given, smallest.ruleset, expected)], options.timeout)[0]
+        final = Disagreement(found.index, kind, smallest.given, smallest.ruleset.id, dict(smallest.ruleset.params),
+                             expected, result.outcome, result.got, result.message, list(result.differences))
+        if result.outcome not in DISAGREEING:  # a flaky adapter: keep what was seen
+            final = found
+    final.steps = steps
+    fields = differing_fields(final.differences) if final.outcome == "fail" else []
+    final.shape = shape_of(kind, final.outcome, fields, compile_ruleset(final.params, final.ruleset_id) or rules)
+    return final
+
+
+# ------------------------------------------------------------------------------------- jobs
+
+_PROGRESS_QUEUE: Any = None
+
+
+def _init_worker(progress_queue: Any) -> None:
+    global _PROGRESS_QUEUE
+    _PROGRESS_QUEUE = progress_queue
+
+
+def _queue_report(situations: int, disagreements: int) -> None:
+    if _PROGRESS_QUEUE is not None:
+        _PROGRESS_QUEUE.put((situations, disagreements))
+
+
+def _run_shard_task(options: FuzzOptions, shard: int, jobs: int) -> ShardResult:
+    return run_shard(options, shard, jobs, _queue_report)
+
+
+def _shrink_task(options: FuzzOptions, disagreements: list[Disagreement]) -> list[Disagreement]:
+    try:
+        return shrink_shard(options, disagreements, _queue_report)
+    except AdapterFailure as failure:
+        raise FuzzError(f"the implementation could not start: {failure.reason}") from None
+
+
+def _parallel(jobs: int, task: Callable[..., Any], arguments: list[tuple[Any, ...]],
+              progress: Callable[[int, int], None]) -> list[Any]:
+    """Run ``task`` on each argument tuple in a process of its own; results in argument order.
+
+    Workers are started with ``spawn`` (a fresh interpreter: the runner's threads and adapters are
+    not copied into them); if this process is interrupted, the pool is terminated, and the
+    adapters' process groups are killed by the reaper.
+    """
+    context = multiprocessing.get_context("spawn")
+    progress_queue = context.Queue()
+    pool = context.Pool(jobs, initializer=_init_worker, initargs=(progress_queue,))
+    try:
+        pending = [pool.apply_async(task, args) for args in arguments]
+        while not all(p.ready() for p in pending):
+            try:
+                progress(*progress_queue.get(timeout=0.2))
+            except queue.Empty:
+                pass
+        results = [p.get() for p in pending]
+        while True:
+            try:
+                progress(*progress_queue.get_nowait())
+            except queue.Empty:
+                break
+        pool.close()
+        return results
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+# ------------------------------------------------------------------------------------- the run
+
+
+def fuzz(options: FuzzOptions, progress: Callable[[str, int, int], None] | None = None) -> FuzzOutcome:
+    """Run the fuzzer; ``progress(phase, situations, disagreements)`` gets increments
+    (``phase``: ``"send"`` then ``"shrink"``). Raises :class:`FuzzError` when nothing can run."""
+    started = time.monotonic()
+    jobs = max(1, options.jobs)
+
+    def sending(situations: int, disagreements: int) -> None:
+        if progress is not None:
+            progress("send", situations, disagreements)
+
+    def shrinking(situations: int, disagreements: int) -> None:
+        if progress is not None:
+            progress("shrink", situations, disagreements)
+
+    if jobs == 1:
+        shards = [run_shard(options, 0, 1, sending)]
+    else:
+        shards = _parallel(jobs, _run_shard_task, [(options, shard, jobs) for shard in range(jobs)], sending)
+    for shard in shards:
+        if shard.failure:
+            raise FuzzError(shard.failure)
+    hello = shards[0].hello
+    plan = Plan(hello, options)
+    counts = {key: sum(shard.counts[key] for shard in shards) for key in shards[0].counts}
+    found = sorted((d for shard in shards for d in shard.disagreements), key=lambda d: d.index)
+    to_shrink, unshrunk = found[:options.shrink_limit], len(found) - min(len(found), options.shrink_limit)
+    if not to_shrink:
+        shrunk: list[Disagreement] = []
+    elif jobs == 1:
+        shrunk = shrink_shard(options, to_shrink, shrinking)
+    else:
+        parts = _parallel(jobs, _shrink_task, [(options, to_shrink[k::jobs]) for k in range(jobs)], shrinking)
+        shrunk = [parts[position % jobs][position // jobs] for position in range(len(to_shrink))]
+    findings = _distinct(shrunk, hello, options.seed)
+    return FuzzOutcome(hello, counts, findings, plan.kinds, plan.ruleset_ids, unshrunk, time.monotonic() - started)
+
+
+def _distinct(shrunk: Sequence[Disagreement], hello: Mapping[str, Any], seed: int) -> list[Finding]:
+    """One finding per shape, in the order of the first situation of each, with its count."""
+    by_shape: dict[str, Finding] = {}
+    name = str((hello.get("implementation") or {}).get("name", "the implementation"))
+    for disagreement in shrunk:
+        finding = by_shape.get(disagreement.shape)
+        if finding is not None:
+            finding.count += 1
+            continue
+        rules = compile_ruleset(disagreement.params, disagreement.ruleset_id)
+        assert rules is not None
+        fields = differing_fields(disagreement.differences) if disagreement.outcome == "fail" else []
+        fixture = finding_fixture(kind=disagreement.kind, given=disagreement.given, rules=rules,
+                                  expected=disagreement.expected, outcome=disagreement.outcome, got=disagreement.got,
+                                  message=disagreement.message, fields=fields, adapter_name=name, seed=seed,
+                                  index=disagreement.index, shape=disagreement.shape)
+        by_shape[disagreement.shape] = Finding(disagreement, 1, fixture)
+    return list(by_shape.values())
+
+
+def write_findings(outcome: FuzzOutcome, folder: Path) -> None:
+    """Write each finding's fixture as ``<folder>/<id>.yaml`` in the canonical format."""
+    from belote_ref.conformance.fmt import format_fixture
+
+    if not outcome.findings:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    for finding in outcome.findings:
+        finding.path = folder / f"{finding.fixture['id']}.yaml"
+        finding.path.write_text(format_fixture(finding.fixture), encoding="utf-8")
+
+
+def report_lines(outcome: FuzzOutcome, options: FuzzOptions, command: str) -> list[dict[str, Any]]:
+    """The JSON Lines report: a header, one line per distinct disagreement, a footer with the counts."""
+    implementation = outcome.hello.get("implementation") or {}
+    lines: list[dict[str, Any]] = [{
+        "type": "header", "tool": "belote-ref conformance fuzz", "suite": __version__, "command": command,
+        "seed": options.seed, "budget": options.budget, "time": options.seconds, "jobs": options.jobs,
+        "kinds": outcome.kinds, "rulesets": outcome.ruleset_ids,
+        "adapter": {key: implementation.get(key) for key in ("name", "version", "language") if key in implementation},
+    }]
+    for finding in outcome.findings:
+        found = finding.disagreement
+        rules = compile_ruleset(found.params, found.ruleset_id)
+        from belote_ref.conformance.fuzz_shrink import departures_from_classic
+
+        lines.append({
+            "type": "disagreement", "id": finding.fixture["id"], "kind": found.kind, "outcome": found.outcome,
+            "count": finding.count, "situation": found.index, "shrink_steps": found.steps,
+            "fixture": str(finding.path) if finding.path else None,
+            "rules": finding.fixture["rules"], "departures": departures_from_classic(rules) if rules else {},
+            "differences": found.differences, "message": found.message, "given": found.given,
+            "expected": found.expected, "got": found.got,
+        })
+    lines.append({"type": "footer", "counts": {**outcome.counts, "unshrunk": outcome.unshrunk},
+                  "distinct": len(outcome.findings), "ok": outcome.ok, "seconds": round(outcome.seconds, 3)})
+    return lines
+
+
+class FuzzProgress:
+    """A progress line on standard error: rewritten in place on a terminal, else a line every tenth
+    of the budget (or every 10 s under ``--time``)."""
+
+    def __init__(self, stream: Any, budget: int | None) -> None:
+        self.stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.budget = budget
+        self.totals = {"send": [0, 0], "shrink": [0, 0]}
+        self.last_step = -1
+        self.last_time = time.monotonic()
+
+    def __call__(self, phase: str, situations: int, disagreements: int) -> None:
+        total = self.totals[phase]
+        total[0] += situations
+        total[1] += disagreements
+        sent, disagreeing = self.totals["send"]
+        text = f"{sent} situations, {disagreeing} disagreements"
+        if self.totals["shrink"][0]:
+            text += f", {self.totals['shrink'][0]} shrunk"
+        if self.tty:
+            self.stream.write(f"\r{text}   ")
+            self.stream.flush()
+            return
+        step = 10 * sent // self.budget if self.budget else -1
+        now = time.monotonic()
+        if (self.budget and step > self.last_step) or (not self.budget and now - self.last_time >= 10) \
+                or phase == "shrink" and now - self.last_time >= 10:
+            self.last_step, self.last_time = step, now
+            print(text, file=self.stream, flush=True)
+
+    def finish(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def main_summary(outcome: FuzzOutcome) -> list[str]:
+    """The lines printed at the end of a run."""
+    counts = outcome.counts
+    lines = [f"{counts['situations']} situations: {counts['sent']} sent, {counts['agree']} agree, "
+             f"{counts['disagree']} disagree, {counts['n/a']} not applicable, {counts['skip']} skipped"]
+    for finding in outcome.findings:
+        found = finding.disagreement
+        what = "; ".join(found.differences) if found.outcome == "fail" else f"{found.outcome}: {found.message}"
+        where = f" -> {finding.path}" if finding.path else ""
+        lines.append(f"  {finding.fixture['id']} ({found.kind}, x{finding.count}): {what}{where}")
+    if outcome.unshrunk:
+        lines.append(f"  {outcome.unshrunk} more disagreement(s) not shrunk (the first {SHRINK_LIMIT} are)")
+    return lines
+
+
+def run_from_cli(options: FuzzOptions, out: Path, report: Path | None, command: str) -> int:
+    """What ``belote-ref conformance fuzz`` does; returns the exit status (0 agree, 1 disagree)."""
+    print(f"fuzzing with seed {options.seed} (rerun with --seed {options.seed} to reproduce)", file=sys.stderr)
+    progress = FuzzProgress(sys.stderr, options.budget)
+    outcome = fuzz(options, progress)
+    progress.finish()
+    write_findings(outcome, out)
+    implementation = outcome.hello.get("implementation") or {}
+    print(f"{implementation.get('name')} {implementation.get('version', '')} against the reference engine, "
+          f"seed {options.seed}, kinds {' '.join(outcome.kinds)}")
+    for line in main_summary(outcome):
+        print(line)
+    if report is not None:
+        lines = report_lines(outcome, options, command)
+        report.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    return 0 if outcome.ok else 1
