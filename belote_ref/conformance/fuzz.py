@@ -42,6 +42,7 @@ import json
 import multiprocessing
 import queue
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -81,7 +82,10 @@ DISAGREEING = ("fail", "error", "crash", "timeout")
 """The outcomes of a case that are a disagreement with the reference engine."""
 
 VARY_PROBABILITY = 0.5
-"""The chance that a situation's ruleset has some claimed parameters set to random claimed values."""
+"""The chance that a situation's ruleset is one of the run's varied rulesets rather than a base one."""
+
+VARIED_RULESETS = 24
+"""How many varied rulesets (claimed parameters set to random claimed values) a run draws."""
 
 
 class FuzzError(BeloteRefError):
@@ -237,34 +241,57 @@ class Plan:
                 values = list(parameter.values) if values == ANY else [v for v in values if parameter.allows(v)]
                 if values:
                     self.choices.append((parameter_id, values))
-        self._unclaimed: dict[str, list[str]] = {}
+        self._unclaimed: dict[int, tuple[Ruleset, list[str]]] = {}
+        self._announcing: dict[int, tuple[Ruleset, Ruleset | None]] = {}
+        self.variants = self._varied_rulesets(options.seed)
+
+    def _varied_rulesets(self, seed: int) -> list[Ruleset]:
+        """The run's varied rulesets: :data:`VARIED_RULESETS` of the bases with one to three claimed
+        parameters set to random claimed values, drawn from the seed. A fixed set (rather than new
+        values for every situation) keeps the adapter's and the engine's compiled rulesets few."""
+        if not self.choices:
+            return []
+        rng = situation_rng(seed, -1)
+        varied = []
+        for number in range(1, VARIED_RULESETS + 1):
+            base = rng.choice(self.bases)
+            rules = compile_ruleset(random_parameters(rng, base.params, self.choices), f"fuzz-{number}")
+            if rules is not None:
+                varied.append(rules)
+        return varied
 
     @property
     def ruleset_ids(self) -> list[str]:
         return [ruleset.id for ruleset in self.bases if ruleset is not None]
 
     def ruleset_for(self, kind: str, rng: Any) -> Ruleset | None:
-        base = rng.choice(self.bases)
-        rules = base
-        if self.choices and rng.random() < VARY_PROBABILITY:
-            rules = compile_ruleset(random_parameters(rng, base.params, self.choices)) or base
+        """A ruleset for one situation: a base ruleset, or (half of the time, when the adapter
+        declares parameters) one of the run's varied rulesets."""
+        rules = rng.choice(self.variants) if self.variants and rng.random() < VARY_PROBABILITY else rng.choice(self.bases)
         if kind == "announcements" and not rules.params["announcements.enabled"]:
-            # The kind is defined for rulesets that play announcements only.
-            rules = compile_ruleset({**rules.params, "announcements.enabled": True}, rules.id)
+            return self._with_announcements(rules)
         return rules
 
+    def _with_announcements(self, rules: Ruleset) -> Ruleset | None:
+        # The kind is defined for rulesets that play announcements only.
+        found = self._announcing.get(id(rules))
+        if found is None:
+            found = self._announcing[id(rules)] = (rules, compile_ruleset({**rules.params, "announcements.enabled": True},
+                                                                          rules.id))
+        return found[1]
+
     def unclaimed(self, rules: Ruleset) -> list[str]:
-        """The outcome parameters whose value in ``rules`` the adapter does not claim (cached)."""
-        key = json.dumps(dict(rules.params), sort_keys=True)
-        found = self._unclaimed.get(key)
+        """The outcome parameters whose value in ``rules`` the adapter does not claim (cached by
+        ruleset object: a run uses a few dozen of them, shrinking a few more)."""
+        found = self._unclaimed.get(id(rules))
         if found is None:
             registry = load_registry()
-            found = [pid for pid, value in rules.params.items()
-                     if registry[pid].outcome and not self.claims.claims_value(pid, value)]
+            missing = [pid for pid, value in rules.params.items()
+                       if registry[pid].outcome and not self.claims.claims_value(pid, value)]
             if len(self._unclaimed) > 4096:
                 self._unclaimed.clear()
-            self._unclaimed[key] = found
-        return found
+            found = self._unclaimed[id(rules)] = (rules, missing)  # the ruleset is kept so its id is not reused
+        return found[1]
 
     def answer_if_sendable(self, kind: str, given: Mapping[str, Any], rules: Ruleset) -> tuple[bool, Any]:
         """``(True, reference answer)`` when the situation may be sent; ``(False, None)`` when the
@@ -312,26 +339,64 @@ def run_shard(options: FuzzOptions, shard: int, jobs: int,
     disagreements. ``report(situations, disagreements)`` is called after each batch with the increments."""
     result = ShardResult(counts={"situations": 0, "sent": 0, "agree": 0, "disagree": 0, "n/a": 0, "skip": 0})
     adapter = KeptAdapter(options.impl, options.timeout)
+    drawn = {"situations": 0, "n/a": 0}
     try:
         result.hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
         plan = Plan(result.hello, options)
-        indices = _indices(shard, jobs, options)
-        while True:
-            batch = _draw_batch(plan, options.seed, indices, result.counts)
-            if batch is None:
-                break
-            before = result.counts["disagree"]
+        for batch in _drawn_ahead(plan, options.seed, _indices(shard, jobs, options), drawn):
+            before, situations_before = result.counts["disagree"], result.counts["sent"] + result.counts["skip"]
             for case_result in _send(adapter, batch, options.timeout):
                 _count(result, case_result)
             if report is not None:
-                report(len(batch), result.counts["disagree"] - before)
+                sent = result.counts["sent"] + result.counts["skip"] - situations_before
+                report(sent, result.counts["disagree"] - before)
     except AdapterFailure as failure:
         result.failure = f"the implementation could not start: {failure.reason}"
     except FuzzError as error:
         result.failure = str(error)
     finally:
         adapter.close()
+    result.counts.update(drawn)
     return result
+
+
+def _drawn_ahead(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str, int]) -> Iterator[list[Case]]:
+    """The batches of cases to send, drawn by a thread of their own one or two batches ahead: while
+    this thread waits for the adapter's replies, the next situations and their reference answers
+    are computed (the adapter and the engine work at the same time)."""
+    ready: queue.Queue[list[Case] | BaseException | None] = queue.Queue(maxsize=2)
+    stopping = threading.Event()
+
+    def hand_over(item: list[Case] | BaseException | None) -> None:
+        while not stopping.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def draw() -> None:
+        try:
+            while not stopping.is_set():
+                batch = _draw_batch(plan, seed, indices, counts)
+                hand_over(batch)
+                if batch is None:
+                    return
+        except BaseException as error:  # noqa: BLE001 - re-raised in the consuming thread
+            hand_over(error)
+
+    drawer = threading.Thread(target=draw, daemon=True)
+    drawer.start()
+    try:
+        while (item := ready.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            # Runs of one ruleset let the adapter reuse its compiled ruleset; order does not matter,
+            # every result is kept under its situation's index.
+            yield sorted(item, key=lambda case: case.ruleset.id)
+    finally:
+        stopping.set()
+        drawer.join()
 
 
 def _index_of(case: Case) -> int:
