@@ -517,35 +517,40 @@ def _shrink_task(options: FuzzOptions, disagreements: list[Disagreement]) -> lis
         raise FuzzError(f"the implementation could not start: {failure.reason}") from None
 
 
-def _parallel(jobs: int, task: Callable[..., Any], arguments: list[tuple[Any, ...]],
-              progress: Callable[[int, int], None]) -> list[Any]:
-    """Run ``task`` on each argument tuple in a process of its own; results in argument order.
+class _Workers:
+    """A pool of ``jobs`` worker processes, used for both phases of a run (sending, shrinking).
 
     Workers are started with ``spawn`` (a fresh interpreter: the runner's threads and adapters are
-    not copied into them); if this process is interrupted, the pool is terminated, and the
+    not copied into them). If this process is interrupted, the pool is terminated, and the
     adapters' process groups are killed by the reaper.
     """
-    context = multiprocessing.get_context("spawn")
-    progress_queue = context.Queue()
-    pool = context.Pool(jobs, initializer=_init_worker, initargs=(progress_queue,))
-    try:
-        pending = [pool.apply_async(task, args) for args in arguments]
+
+    def __init__(self, jobs: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.progress_queue = context.Queue()
+        self.pool = context.Pool(jobs, initializer=_init_worker, initargs=(self.progress_queue,))
+
+    def map(self, task: Callable[..., Any], arguments: list[tuple[Any, ...]],
+            progress: Callable[[int, int], None]) -> list[Any]:
+        """``task`` on each argument tuple, results in argument order; progress passed on meanwhile."""
+        pending = [self.pool.apply_async(task, args) for args in arguments]
         while not all(p.ready() for p in pending):
-            try:
-                progress(*progress_queue.get(timeout=0.2))
-            except queue.Empty:
-                pass
+            self._relay(progress, 0.2)
         results = [p.get() for p in pending]
-        while True:
-            try:
-                progress(*progress_queue.get_nowait())
-            except queue.Empty:
-                break
-        pool.close()
+        self._relay(progress, 0)
         return results
-    finally:
-        pool.terminate()
-        pool.join()
+
+    def _relay(self, progress: Callable[[int, int], None], wait: float) -> None:
+        try:
+            progress(*(self.progress_queue.get(timeout=wait) if wait else self.progress_queue.get_nowait()))
+            while True:
+                progress(*self.progress_queue.get_nowait())
+        except queue.Empty:
+            pass
+
+    def close(self) -> None:
+        self.pool.terminate()
+        self.pool.join()
 
 
 # ------------------------------------------------------------------------------------- the run
@@ -565,25 +570,31 @@ def fuzz(options: FuzzOptions, progress: Callable[[str, int, int], None] | None 
         if progress is not None:
             progress("shrink", situations, disagreements)
 
-    if jobs == 1:
-        shards = [run_shard(options, 0, 1, sending)]
-    else:
-        shards = _parallel(jobs, _run_shard_task, [(options, shard, jobs) for shard in range(jobs)], sending)
-    for shard in shards:
-        if shard.failure:
-            raise FuzzError(shard.failure)
-    hello = shards[0].hello
-    plan = Plan(hello, options)
-    counts = {key: sum(shard.counts[key] for shard in shards) for key in shards[0].counts}
-    found = sorted((d for shard in shards for d in shard.disagreements), key=lambda d: d.index)
-    to_shrink, unshrunk = found[:options.shrink_limit], len(found) - min(len(found), options.shrink_limit)
-    if not to_shrink:
-        shrunk: list[Disagreement] = []
-    elif jobs == 1:
-        shrunk = shrink_shard(options, to_shrink, shrinking)
-    else:
-        parts = _parallel(jobs, _shrink_task, [(options, to_shrink[k::jobs]) for k in range(jobs)], shrinking)
-        shrunk = [parts[position % jobs][position // jobs] for position in range(len(to_shrink))]
+    workers = _Workers(jobs) if jobs > 1 else None
+    try:
+        if workers is None:
+            shards = [run_shard(options, 0, 1, sending)]
+        else:
+            shards = workers.map(_run_shard_task, [(options, shard, jobs) for shard in range(jobs)], sending)
+        for shard in shards:
+            if shard.failure:
+                raise FuzzError(shard.failure)
+        hello = shards[0].hello
+        plan = Plan(hello, options)
+        counts = {key: sum(shard.counts[key] for shard in shards) for key in shards[0].counts}
+        found = sorted((d for shard in shards for d in shard.disagreements), key=lambda d: d.index)
+        to_shrink, unshrunk = found[:options.shrink_limit], len(found) - min(len(found), options.shrink_limit)
+        if not to_shrink:
+            shrunk: list[Disagreement] = []
+        elif workers is None:
+            shrunk = shrink_shard(options, to_shrink, shrinking)
+        else:
+            # Disagreement k is shrunk by worker k % jobs; the results are put back in order.
+            parts = workers.map(_shrink_task, [(options, to_shrink[k::jobs]) for k in range(jobs)], shrinking)
+            shrunk = [parts[position % jobs][position // jobs] for position in range(len(to_shrink))]
+    finally:
+        if workers is not None:
+            workers.close()
     findings = _distinct(shrunk, hello, options.seed)
     return FuzzOutcome(hello, counts, findings, plan.kinds, plan.ruleset_ids, unshrunk, time.monotonic() - started)
 
