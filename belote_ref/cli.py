@@ -450,7 +450,8 @@ def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
     import shlex
 
     from belote_ref.conformance.adapter import terminate_on_sigterm
-    from belote_ref.conformance.fuzz import FuzzOptions, run_from_cli
+    from belote_ref.conformance.fuzz import FuzzOptions
+    from belote_ref.conformance.fuzz_report import run_from_cli
 
     rulesets = tuple((r.id, dict(r.params)) for r in (resolve_ruleset(ref, _search_path(args)) for ref in args.ruleset or ()))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)

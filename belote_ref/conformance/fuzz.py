@@ -38,10 +38,7 @@ their situation, and everything is merged in that order.
 
 from __future__ import annotations
 
-import json
-import multiprocessing
 import queue
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -49,10 +46,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from belote_ref import __version__
-from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, SubprocessAdapter, open_adapter
+from belote_ref.conformance.adapter import AdapterFailure
 from belote_ref.conformance.applicability import ANY, Claims, departures
 from belote_ref.conformance.corpus import Fixture
+from belote_ref.conformance.fuzz_jobs import KeptAdapter, Workers, queue_report
 from belote_ref.conformance.fuzz_generate import GENERATORS, random_parameters, situation_rng
 from belote_ref.conformance.fuzz_shrink import (
     Candidate,
@@ -158,6 +155,7 @@ class FuzzOutcome:
     ruleset_ids: list[str]
     unshrunk: int
     seconds: float
+    shrink_limit: int = SHRINK_LIMIT
 
     @property
     def ok(self) -> bool:
@@ -165,50 +163,6 @@ class FuzzOutcome:
 
 
 # ------------------------------------------------------------------------------------- adapter
-
-
-class KeptAdapter:
-    """One adapter process kept across :func:`run_cases` calls.
-
-    ``run_cases`` starts its adapter and stops it at the end; a fuzz run calls it for every batch
-    and every shrinking step, and restarting ``belote-ref serve`` each time would cost more than
-    the cases. ``start`` starts the process only when none is running, ``stop`` leaves it running
-    (:meth:`close` ends it), ``kill`` (after a crash or a timeout) really kills it, so the next
-    ``start`` is a restart as ``run_cases`` expects.
-    """
-
-    def __init__(self, impl: str | None, timeout: float) -> None:
-        self.inner: SubprocessAdapter | InProcessAdapter = open_adapter(impl, timeout)
-        self.running = False
-
-    def start(self) -> None:
-        if not self.running:
-            self.inner.start()
-            self.running = True
-
-    def request(self, message: Mapping[str, Any], timeout: float | None = None) -> Any:
-        return self.inner.request(message, timeout)
-
-    def send(self, message: Mapping[str, Any]) -> int:
-        return self.inner.send(message)
-
-    def receive(self, timeout: float | None = None) -> dict[str, Any]:
-        return self.inner.receive(timeout)
-
-    def stderr_tail(self, lines: int = 5, limit: int = 500) -> str:
-        return self.inner.stderr_tail(lines, limit)
-
-    def stop(self) -> None:
-        """Kept running for the next call; see :meth:`close`."""
-
-    def kill(self) -> None:
-        self.inner.kill()
-        self.running = False
-
-    def close(self) -> None:
-        if self.running:
-            self.inner.stop()
-            self.running = False
 
 
 # ------------------------------------------------------------------------------------- the plan
@@ -444,7 +398,10 @@ def shrink_shard(options: FuzzOptions, disagreements: Sequence[Disagreement],
     adapter = KeptAdapter(options.impl, options.timeout)
     shrunk = []
     try:
-        hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
+        try:
+            hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
+        except AdapterFailure as failure:
+            raise FuzzError(f"the implementation could not start again to shrink: {failure.reason}") from None
         plan = Plan(hello, options)
         for disagreement in disagreements:
             shrunk.append(_shrink_one(plan, adapter, options, disagreement))
@@ -469,13 +426,21 @@ def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: D
 
     def still_disagrees(candidates: Sequence[Candidate]) -> int | None:
         cases = [_case(position, kind, c.given, c.ruleset, expected_of[id(c)]) for position, c in enumerate(candidates)]
-        for position, result in enumerate(_send(adapter, cases, options.timeout)):
-            if result.outcome == found.outcome:
-                return position
+        # A wrong answer costs nothing: the whole batch is pipelined. A crash costs a restart, so
+        # the candidates go one at a time and the first that crashes is taken.
+        chunk = 1 if found.outcome == "crash" else len(cases)
+        for first in range(0, len(cases), chunk):
+            for position, result in enumerate(_send(adapter, cases[first:first + chunk], options.timeout), first):
+                if result.outcome == found.outcome:
+                    return position
         return None
 
     start = Candidate(found.given, rules)
-    smallest, steps = shrink(kind, start, still_disagrees, usable)
+    if found.outcome == "timeout":
+        # Not shrunk: every try would wait for the timeout.
+        smallest, steps = start, 0
+    else:
+        smallest, steps = shrink(kind, start, still_disagrees, usable)
     if smallest is start:
         final = found
     else:
@@ -493,64 +458,12 @@ def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: D
 
 # ------------------------------------------------------------------------------------- jobs
 
-_PROGRESS_QUEUE: Any = None
-
-
-def _init_worker(progress_queue: Any) -> None:
-    global _PROGRESS_QUEUE
-    _PROGRESS_QUEUE = progress_queue
-
-
-def _queue_report(situations: int, disagreements: int) -> None:
-    if _PROGRESS_QUEUE is not None:
-        _PROGRESS_QUEUE.put((situations, disagreements))
-
-
 def _run_shard_task(options: FuzzOptions, shard: int, jobs: int) -> ShardResult:
-    return run_shard(options, shard, jobs, _queue_report)
+    return run_shard(options, shard, jobs, queue_report)
 
 
 def _shrink_task(options: FuzzOptions, disagreements: list[Disagreement]) -> list[Disagreement]:
-    try:
-        return shrink_shard(options, disagreements, _queue_report)
-    except AdapterFailure as failure:
-        raise FuzzError(f"the implementation could not start: {failure.reason}") from None
-
-
-class _Workers:
-    """A pool of ``jobs`` worker processes, used for both phases of a run (sending, shrinking).
-
-    Workers are started with ``spawn`` (a fresh interpreter: the runner's threads and adapters are
-    not copied into them). If this process is interrupted, the pool is terminated, and the
-    adapters' process groups are killed by the reaper.
-    """
-
-    def __init__(self, jobs: int) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.progress_queue = context.Queue()
-        self.pool = context.Pool(jobs, initializer=_init_worker, initargs=(self.progress_queue,))
-
-    def map(self, task: Callable[..., Any], arguments: list[tuple[Any, ...]],
-            progress: Callable[[int, int], None]) -> list[Any]:
-        """``task`` on each argument tuple, results in argument order; progress passed on meanwhile."""
-        pending = [self.pool.apply_async(task, args) for args in arguments]
-        while not all(p.ready() for p in pending):
-            self._relay(progress, 0.2)
-        results = [p.get() for p in pending]
-        self._relay(progress, 0)
-        return results
-
-    def _relay(self, progress: Callable[[int, int], None], wait: float) -> None:
-        try:
-            progress(*(self.progress_queue.get(timeout=wait) if wait else self.progress_queue.get_nowait()))
-            while True:
-                progress(*self.progress_queue.get_nowait())
-        except queue.Empty:
-            pass
-
-    def close(self) -> None:
-        self.pool.terminate()
-        self.pool.join()
+    return shrink_shard(options, disagreements, queue_report)
 
 
 # ------------------------------------------------------------------------------------- the run
@@ -570,7 +483,7 @@ def fuzz(options: FuzzOptions, progress: Callable[[str, int, int], None] | None 
         if progress is not None:
             progress("shrink", situations, disagreements)
 
-    workers = _Workers(jobs) if jobs > 1 else None
+    workers = Workers(jobs) if jobs > 1 else None
     try:
         if workers is None:
             shards = [run_shard(options, 0, 1, sending)]
@@ -596,7 +509,8 @@ def fuzz(options: FuzzOptions, progress: Callable[[str, int, int], None] | None 
         if workers is not None:
             workers.close()
     findings = _distinct(shrunk, hello, options.seed)
-    return FuzzOutcome(hello, counts, findings, plan.kinds, plan.ruleset_ids, unshrunk, time.monotonic() - started)
+    return FuzzOutcome(hello, counts, findings, plan.kinds, plan.ruleset_ids, unshrunk, time.monotonic() - started,
+                       options.shrink_limit)
 
 
 def _distinct(shrunk: Sequence[Disagreement], hello: Mapping[str, Any], seed: int) -> list[Finding]:
@@ -619,110 +533,3 @@ def _distinct(shrunk: Sequence[Disagreement], hello: Mapping[str, Any], seed: in
     return list(by_shape.values())
 
 
-def write_findings(outcome: FuzzOutcome, folder: Path) -> None:
-    """Write each finding's fixture as ``<folder>/<id>.yaml`` in the canonical format."""
-    from belote_ref.conformance.fmt import format_fixture
-
-    if not outcome.findings:
-        return
-    folder.mkdir(parents=True, exist_ok=True)
-    for finding in outcome.findings:
-        finding.path = folder / f"{finding.fixture['id']}.yaml"
-        finding.path.write_text(format_fixture(finding.fixture), encoding="utf-8")
-
-
-def report_lines(outcome: FuzzOutcome, options: FuzzOptions, command: str) -> list[dict[str, Any]]:
-    """The JSON Lines report: a header, one line per distinct disagreement, a footer with the counts."""
-    implementation = outcome.hello.get("implementation") or {}
-    lines: list[dict[str, Any]] = [{
-        "type": "header", "tool": "belote-ref conformance fuzz", "suite": __version__, "command": command,
-        "seed": options.seed, "budget": options.budget, "time": options.seconds, "jobs": options.jobs,
-        "kinds": outcome.kinds, "rulesets": outcome.ruleset_ids,
-        "adapter": {key: implementation.get(key) for key in ("name", "version", "language") if key in implementation},
-    }]
-    for finding in outcome.findings:
-        found = finding.disagreement
-        rules = compile_ruleset(found.params, found.ruleset_id)
-        from belote_ref.conformance.fuzz_shrink import departures_from_classic
-
-        lines.append({
-            "type": "disagreement", "id": finding.fixture["id"], "kind": found.kind, "outcome": found.outcome,
-            "count": finding.count, "situation": found.index, "shrink_steps": found.steps,
-            "fixture": str(finding.path) if finding.path else None,
-            "rules": finding.fixture["rules"], "departures": departures_from_classic(rules) if rules else {},
-            "differences": found.differences, "message": found.message, "given": found.given,
-            "expected": found.expected, "got": found.got,
-        })
-    lines.append({"type": "footer", "counts": {**outcome.counts, "unshrunk": outcome.unshrunk},
-                  "distinct": len(outcome.findings), "ok": outcome.ok, "seconds": round(outcome.seconds, 3)})
-    return lines
-
-
-class FuzzProgress:
-    """A progress line on standard error: rewritten in place on a terminal, else a line every tenth
-    of the budget (or every 10 s under ``--time``)."""
-
-    def __init__(self, stream: Any, budget: int | None) -> None:
-        self.stream = stream
-        self.tty = bool(getattr(stream, "isatty", lambda: False)())
-        self.budget = budget
-        self.totals = {"send": [0, 0], "shrink": [0, 0]}
-        self.last_step = -1
-        self.last_time = time.monotonic()
-
-    def __call__(self, phase: str, situations: int, disagreements: int) -> None:
-        total = self.totals[phase]
-        total[0] += situations
-        total[1] += disagreements
-        sent, disagreeing = self.totals["send"]
-        text = f"{sent} situations, {disagreeing} disagreements"
-        if self.totals["shrink"][0]:
-            text += f", {self.totals['shrink'][0]} shrunk"
-        if self.tty:
-            self.stream.write(f"\r{text}   ")
-            self.stream.flush()
-            return
-        step = 10 * sent // self.budget if self.budget else -1
-        now = time.monotonic()
-        if (self.budget and step > self.last_step) or (not self.budget and now - self.last_time >= 10) \
-                or phase == "shrink" and now - self.last_time >= 10:
-            self.last_step, self.last_time = step, now
-            print(text, file=self.stream, flush=True)
-
-    def finish(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def main_summary(outcome: FuzzOutcome) -> list[str]:
-    """The lines printed at the end of a run."""
-    counts = outcome.counts
-    lines = [f"{counts['situations']} situations: {counts['sent']} sent, {counts['agree']} agree, "
-             f"{counts['disagree']} disagree, {counts['n/a']} not applicable, {counts['skip']} skipped"]
-    for finding in outcome.findings:
-        found = finding.disagreement
-        what = "; ".join(found.differences) if found.outcome == "fail" else f"{found.outcome}: {found.message}"
-        where = f" -> {finding.path}" if finding.path else ""
-        lines.append(f"  {finding.fixture['id']} ({found.kind}, x{finding.count}): {what}{where}")
-    if outcome.unshrunk:
-        lines.append(f"  {outcome.unshrunk} more disagreement(s) not shrunk (the first {SHRINK_LIMIT} are)")
-    return lines
-
-
-def run_from_cli(options: FuzzOptions, out: Path, report: Path | None, command: str) -> int:
-    """What ``belote-ref conformance fuzz`` does; returns the exit status (0 agree, 1 disagree)."""
-    print(f"fuzzing with seed {options.seed} (rerun with --seed {options.seed} to reproduce)", file=sys.stderr)
-    progress = FuzzProgress(sys.stderr, options.budget)
-    outcome = fuzz(options, progress)
-    progress.finish()
-    write_findings(outcome, out)
-    implementation = outcome.hello.get("implementation") or {}
-    print(f"{implementation.get('name')} {implementation.get('version', '')} against the reference engine, "
-          f"seed {options.seed}, kinds {' '.join(outcome.kinds)}")
-    for line in main_summary(outcome):
-        print(line)
-    if report is not None:
-        lines = report_lines(outcome, options, command)
-        report.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
-    return 0 if outcome.ok else 1
