@@ -17,7 +17,7 @@ tests, to check that generated situations are valid and that shrinking keeps a d
 
 Rulesets. Situations are drawn under the rulesets given (default: every shipped ruleset whose
 outcome values the adapter claims, all of them when it claims none whole) and, for an adapter that
-declares ``supports.parameters``, half of the time under one of them with one to three claimed
+declares ``supports.parameters``, half of the time under one of them with one to eight claimed
 parameters set to a claimed value (for ``"*"``, a value the registry documents).
 
 Which situations are sent. A situation is sent only when the adapter claims the value, in the
@@ -81,7 +81,7 @@ DISAGREEING = ("fail", "error", "crash", "timeout")
 VARY_PROBABILITY = 0.5
 """The chance that a situation's ruleset is one of the run's varied rulesets rather than a base one."""
 
-VARIED_RULESETS = 24
+VARIED_RULESETS = 48
 """How many varied rulesets (claimed parameters set to random claimed values) a run draws."""
 
 
@@ -200,7 +200,7 @@ class Plan:
         self.variants = self._varied_rulesets(options.seed)
 
     def _varied_rulesets(self, seed: int) -> list[Ruleset]:
-        """The run's varied rulesets: :data:`VARIED_RULESETS` of the bases with one to three claimed
+        """The run's varied rulesets: :data:`VARIED_RULESETS` of the bases with one to eight claimed
         parameters set to random claimed values, drawn from the seed. A fixed set (rather than new
         values for every situation) keeps the adapter's and the engine's compiled rulesets few."""
         if not self.choices:
@@ -209,7 +209,7 @@ class Plan:
         varied = []
         for number in range(1, VARIED_RULESETS + 1):
             base = rng.choice(self.bases)
-            rules = compile_ruleset(random_parameters(rng, base.params, self.choices), f"fuzz-{number}")
+            rules = compile_ruleset(random_parameters(rng, base.params, self.choices, most=8), f"fuzz-{number}")
             if rules is not None:
                 varied.append(rules)
         return varied

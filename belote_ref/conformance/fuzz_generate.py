@@ -7,7 +7,7 @@ the work and still give exactly what one job gives.
 
 Positions (``legal_plays``, ``trick_winner``) are random cards, with trumps drawn more often than
 chance would (a trick holds about two trumps) so that the trump rules, where implementations go
-wrong most, come up often. Hands for ``announcements`` are random, or built around a run of one
+wrong most, come up often; a ``legal_plays`` hand is sometimes all trumps. Hands for ``announcements`` are random, or built around a run of one
 suit or a rank held four times. ``score``, ``replay`` and ``match`` come from whole random legal
 deals (:func:`belote_ref.simulate.random_deal`) played under the situation's ruleset, so that
 their tricks, belote and declarations are consistent. Auctions are random call sequences: mostly
@@ -35,6 +35,9 @@ CALL_TOKENS = ("pass", "take", "S", "H", "D", "C")
 
 TRUMP_BIAS = 0.4
 """The chance that a card of a random trick or hand is drawn from the trump suit (chance: 1/4)."""
+
+ALL_TRUMPS_PROBABILITY = 0.15
+"""The chance that a ``legal_plays`` hand holds trumps only (some undertrumping rules turn on it)."""
 
 ILLEGAL_CALL_PROBABILITY = 0.12
 """The chance that a generated auction call is drawn from every call, legal or not."""
@@ -74,7 +77,11 @@ def legal_plays_given(rng: random.Random, rules: Any) -> dict[str, Any]:
     leader = _seat(rng)
     taken: set[str] = set()
     trick = _draw_cards(rng, rng.randrange(4), trump, taken)
-    hand = _draw_cards(rng, rng.randint(1, 8), trump, taken)
+    if rng.random() < ALL_TRUMPS_PROBABILITY:
+        trumps = [card for card in CARD_TOKENS if card[1] == trump and card not in taken]
+        hand = rng.sample(trumps, rng.randint(1, len(trumps))) if trumps else _draw_cards(rng, 1, trump, taken)
+    else:
+        hand = _draw_cards(rng, rng.randint(1, 8), trump, taken)
     return {"trump": trump, "seat": _seat_after(leader, len(trick)), "hand": hand,
             "trick": {"leader": leader, "cards": trick}}
 

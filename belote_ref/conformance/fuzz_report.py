@@ -72,7 +72,7 @@ class FuzzProgress:
         total[0] += situations
         total[1] += disagreements
         sent, disagreeing = self.totals["send"]
-        text = f"{sent} situations, {disagreeing} disagreements"
+        text = f"{sent} situations sent, {disagreeing} disagreements"
         if self.totals["shrink"][0]:
             text += f", {self.totals['shrink'][0]} shrunk"
         if self.tty:
