@@ -452,7 +452,10 @@ def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: D
             final = found
     final.steps = steps
     fields = differing_fields(final.differences) if final.outcome == "fail" else []
-    final.shape = shape_of(kind, final.outcome, fields, compile_ruleset(final.params, final.ruleset_id) or rules)
+    if final.outcome == "timeout":
+        final.shape = f"{kind} timeout"  # not shrunk: the timeouts of one kind are one finding
+    else:
+        final.shape = shape_of(kind, final.outcome, fields, compile_ruleset(final.params, final.ruleset_id) or rules)
     return final
 
 
