@@ -404,7 +404,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     references = args.ruleset or list(shipped_rulesets())
     rulesets = [resolve_ruleset(r, _search_path(args)) for r in references]
     ruleset_refs = {ruleset.id: reference for ruleset, reference in zip(rulesets, references, strict=True)}
-    corpus = load_corpus_report()
+    corpus = load_corpus_report(_fixtures_folder(args.fixtures))
     for _, diagnostics in corpus.failures:
         for diagnostic in diagnostics:
             print(diagnostic, file=sys.stderr)
@@ -457,6 +457,51 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
         print(f"\n{len(corpus.failures)} fixture file(s) could not be loaded", file=sys.stderr)
         return EXIT_FAILED
     return _run_status(lines)
+
+
+def _fixtures_folder(folder: str | None) -> Path | None:
+    """The folder of ``--fixtures`` (None: the shipped corpus); a usage error when it is not a folder."""
+    if folder is None:
+        return None
+    path = Path(folder)
+    if not path.is_dir():
+        raise BeloteRefError(f"--fixtures {folder}: not a folder", code="usage")
+    return path.resolve()
+
+
+def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
+    import random
+    import shlex
+
+    from belote_ref.conformance.adapter import terminate_on_sigterm
+    from belote_ref.conformance.fuzz import FuzzOptions
+    from belote_ref.conformance.fuzz_report import run_from_cli
+
+    rulesets = tuple((r.id, dict(r.params)) for r in (resolve_ruleset(ref, _search_path(args)) for ref in args.ruleset or ()))
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    options = FuzzOptions(impl=args.impl, rulesets=rulesets, kinds=tuple(args.kind or ()),
+                          budget=None if args.time else (args.budget or 2000), seconds=args.time, seed=seed,
+                          jobs=args.jobs, timeout=args.timeout)
+    with terminate_on_sigterm():
+        return run_from_cli(options, Path(args.out), Path(args.report) if args.report else None,
+                            " ".join(shlex.quote(a) for a in sys.argv))
+
+
+def _kind(text: str) -> str:
+    """A protocol kind."""
+    from belote_ref.protocol import KINDS
+
+    if text not in KINDS:
+        raise argparse.ArgumentTypeError(f"unknown kind {text!r}; expected one of {', '.join(KINDS)}")
+    return text
+
+
+def _shard_count(text: str) -> int:
+    """A number of jobs, 1 to 64."""
+    value = _count(text)
+    if value > 64:
+        raise argparse.ArgumentTypeError(f"expected at most 64 jobs; found {text!r}")
+    return value
 
 
 def _print_report(lines: list[dict[str, Any]]) -> None:
@@ -639,7 +684,32 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--report", metavar="FILE", help="write the JSON Lines report")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
     run.add_argument("--baseline", metavar="FILE", help="print what changed since this report")
+    run.add_argument("--fixtures", metavar="DIR", help="run the fixtures of DIR (such as fuzz findings) instead "
+                     "of the shipped corpus")
     run.set_defaults(handler=cmd_conformance_run)
+    fuzz = conformance_commands.add_parser(
+        "fuzz", help="differential testing: random situations, shrunk disagreements written as fixtures",
+        description="Send random situations of every kind the adapter declares to it and to the reference engine, "
+                    "shrink each disagreement to a minimal situation and write it as a fixture in --out. Exit 0 "
+                    "when nothing disagreed, 1 when something did, 2 on bad usage or an adapter that cannot start.")
+    fuzz.add_argument("--impl", metavar="CMD", help="the adapter command, or python:module:factory "
+                      "(default: the reference engine, `belote-ref serve`, as a subprocess)")
+    fuzz.add_argument("--ruleset", action="append", metavar="ID|PATH",
+                      help="repeatable; default: every shipped ruleset the adapter's claims cover")
+    _add_rules_path_option(fuzz)
+    fuzz.add_argument("--kind", action="append", type=_kind, metavar="KIND",
+                      help="repeatable; default: every kind the adapter declares")
+    budget = fuzz.add_mutually_exclusive_group()
+    budget.add_argument("--budget", type=_count, metavar="N", help="how many situations to draw (default 2000)")
+    budget.add_argument("--time", type=_seconds, metavar="S", help="draw situations for S seconds instead")
+    fuzz.add_argument("--seed", type=int, metavar="S", help="the run's seed (default: a random one, printed)")
+    fuzz.add_argument("--jobs", type=_shard_count, default=1, metavar="J",
+                      help="shards in separate processes, each with its own adapter (same result as one job)")
+    fuzz.add_argument("--out", default="fuzz-findings", metavar="DIR",
+                      help="where to write the findings as fixtures (default: fuzz-findings/)")
+    fuzz.add_argument("--report", metavar="FILE", help="write the JSON Lines report")
+    fuzz.add_argument("--timeout", type=_seconds, default=10.0, metavar="S", help="per-message timeout (default 10)")
+    fuzz.set_defaults(handler=cmd_conformance_fuzz)
     summary = conformance_commands.add_parser("summary", help="re-render a report, or what changed since a baseline")
     summary.add_argument("report", metavar="REPORT")
     summary.add_argument("--baseline", metavar="FILE")

@@ -1355,11 +1355,14 @@ def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]
         section.append({t(lang, "examples"): [{t(lang, "examples"): f"{lang}/examples.md"},
                                               {t(lang, "regression"): f"{lang}/regression.md"}]})
         for name in hand_pages:
+            if name.split("/", 1)[0] in LANGUAGES:
+                continue  # a hand-written translation (docs/fr/fuzz.md): listed under its language below
             key = HAND_PAGE_TITLES.get(name)
-            if lang == "en":
-                section.append({t(lang, key) if key else name.removesuffix(".md"): name})
-            elif f"{lang}/{name}" in pages:
-                section.append({t(lang, key) if key else name.removesuffix(".md"): f"{lang}/{name}"})
+            target = name if lang == "en" else f"{lang}/{name}"
+            if target != name and target not in pages and target not in hand_pages:
+                continue
+            # A page without a fixed title is listed by path: MkDocs titles it by its first heading.
+            section.append({t(lang, key): target} if key else target)
         section.append({t(lang, "implementations"): f"{lang}/implementations.md"})
         section.append({t(lang, "sources"): f"{lang}/sources.md"})
         nav.append({t(lang, "lang_name"): section})

@@ -1,0 +1,211 @@
+"""Random situations of every protocol kind, for ``belote-ref conformance fuzz``.
+
+Each situation is drawn from a :class:`random.Random` of its own, seeded by the run's seed and
+the situation's index (:func:`situation_rng`), so that situation ``i`` of seed ``s`` is the same
+whichever shard draws it and whatever was drawn before it: that is what lets ``--jobs J`` split
+the work and still give exactly what one job gives.
+
+Positions (``legal_plays``, ``trick_winner``) are random cards, with trumps drawn more often than
+chance would (a trick holds about two trumps) so that the trump rules, where implementations go
+wrong most, come up often; a ``legal_plays`` hand is sometimes all trumps. Hands for ``announcements`` are random, or built around a run of one
+suit or a rank held four times. ``score``, ``replay`` and ``match`` come from whole random legal
+deals (:func:`belote_ref.simulate.random_deal`) played under the situation's ruleset, so that
+their tricks, belote and declarations are consistent. Auctions are random call sequences: mostly
+legal calls, sometimes any call at all (an illegal one, or one after the auction ended). Decks
+for ``deal`` are random orders, with or without a taker.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from belote_ref.cards import CARDS, Seat
+from belote_ref.deal import Phase, run_auction
+from belote_ref.errors import BeloteRefError
+from belote_ref.simulate import random_deal
+
+__all__ = ["GENERATORS", "random_parameters", "score_given_of", "situation_rng"]
+
+SUITS = "SHDC"
+RANKS = "789TJQKA"
+CARD_TOKENS = tuple(str(card) for card in CARDS)
+CALL_TOKENS = ("pass", "take", "S", "H", "D", "C")
+
+TRUMP_BIAS = 0.4
+"""The chance that a card of a random trick or hand is drawn from the trump suit (chance: 1/4)."""
+
+ALL_TRUMPS_PROBABILITY = 0.15
+"""The chance that a ``legal_plays`` hand holds trumps only (some undertrumping rules turn on it)."""
+
+ILLEGAL_CALL_PROBABILITY = 0.12
+"""The chance that a generated auction call is drawn from every call, legal or not."""
+
+MAX_REDEALS = 20
+"""How many passed-out random deals are drawn again before a deal situation gives up."""
+
+
+def situation_rng(seed: int, index: int) -> random.Random:
+    """The generator of situation ``index`` of the run seeded ``seed`` (a string seed is hashed
+    with SHA-512, the same on every platform and Python version)."""
+    return random.Random(f"belote-ref-fuzz/{seed}/{index}")
+
+
+def _seat(rng: random.Random) -> str:
+    return "NESW"[rng.randrange(4)]
+
+
+def _seat_after(seat: str, steps: int) -> str:
+    return "NESW"[("NESW".index(seat) + steps) % 4]
+
+
+def _draw_cards(rng: random.Random, count: int, trump: str, taken: set[str]) -> list[str]:
+    """``count`` distinct cards not in ``taken`` (which grows), trumps drawn with :data:`TRUMP_BIAS`."""
+    drawn = []
+    for _ in range(count):
+        pool = [c for c in CARD_TOKENS if c not in taken]
+        trumps = [c for c in pool if c[1] == trump]
+        card = rng.choice(trumps) if trumps and rng.random() < TRUMP_BIAS else rng.choice(pool)
+        taken.add(card)
+        drawn.append(card)
+    return drawn
+
+
+def legal_plays_given(rng: random.Random, rules: Any) -> dict[str, Any]:
+    trump = rng.choice(SUITS)
+    leader = _seat(rng)
+    taken: set[str] = set()
+    trick = _draw_cards(rng, rng.randrange(4), trump, taken)
+    if rng.random() < ALL_TRUMPS_PROBABILITY:
+        trumps = [card for card in CARD_TOKENS if card[1] == trump and card not in taken]
+        hand = rng.sample(trumps, rng.randint(1, len(trumps))) if trumps else _draw_cards(rng, 1, trump, taken)
+    else:
+        hand = _draw_cards(rng, rng.randint(1, 8), trump, taken)
+    return {"trump": trump, "seat": _seat_after(leader, len(trick)), "hand": hand,
+            "trick": {"leader": leader, "cards": trick}}
+
+
+def trick_winner_given(rng: random.Random, rules: Any) -> dict[str, Any]:
+    trump = rng.choice(SUITS)
+    return {"trump": trump, "trick": {"leader": _seat(rng), "cards": _draw_cards(rng, 4, trump, set())}}
+
+
+def announcements_given(rng: random.Random, rules: Any) -> dict[str, Any]:
+    trump = rng.choice(SUITS)
+    hand: set[str] = set()
+    shape = rng.random()
+    if shape < 0.4:  # a run of 3 to 8 cards of one suit
+        suit, length = rng.choice(SUITS), rng.randint(3, 8)
+        start = rng.randint(0, 8 - length)
+        hand.update(rank + suit for rank in RANKS[start:start + length])
+    elif shape < 0.6:  # a rank held four times
+        rank = rng.choice(RANKS)
+        hand.update(rank + suit for suit in SUITS)
+    while len(hand) < 8:
+        hand.add(rng.choice(CARD_TOKENS))
+    return {"trump": trump, "hand": sorted(hand)}
+
+
+def auction_given(rng: random.Random, rules: Any) -> dict[str, Any]:
+    dealer = _seat(rng)
+    turned = rng.choice(CARDS)
+    calls: list[str] = []
+    for _ in range(rng.randint(0, 12)):
+        try:
+            status = run_auction(rules, Seat.parse(dealer), turned, calls)
+        except BeloteRefError:
+            break  # an illegal call was drawn: the auction stops there
+        if status.status != "open" or rng.random() < ILLEGAL_CALL_PROBABILITY:
+            calls.append(rng.choice(CALL_TOKENS))
+            if status.status != "open":
+                break
+        else:
+            # Passing most of the time reaches round 2 and the end of round 2.
+            calls.append("pass" if rng.random() < 0.7 else rng.choice(status.legal))
+    return {"dealer": dealer, "turned": str(turned), "calls": calls}
+
+
+def deal_given(rng: random.Random, rules: Any) -> dict[str, Any]:
+    deck = list(CARD_TOKENS)
+    rng.shuffle(deck)
+    given: dict[str, Any] = {"dealer": _seat(rng), "deck": deck}
+    if rng.random() < 0.5:
+        given["taker"] = _seat(rng)
+    return given
+
+
+def _played_deal(rng: random.Random, rules: Any, allow_redeal: bool = False) -> Any:
+    for _ in range(MAX_REDEALS):
+        state = random_deal(rules, rng)
+        if state.phase is Phase.SCORED or allow_redeal:
+            return state
+    return None
+
+
+def score_given_of(state: Any) -> dict[str, Any]:
+    """The ``score`` given of a played deal (as tests/test_symmetry.py builds it)."""
+    return {
+        "dealer": state.dealer.name, "taker": state.taker.name, "trump": state.trump.letter,
+        "tricks": [{"leader": t.leader.name, "cards": [str(c) for c in t.cards]} for t in state.tricks],
+        "belote": state.belote.name if state.belote is not None else None,
+        "announcements": [{"seat": d.seat.name, "kind": d.combination.kind, "cards": d.combination.cards.tokens()}
+                          for d in state.declarations],
+    }
+
+
+def score_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
+    state = _played_deal(rng, rules)
+    if state is None:
+        return None
+    given = score_given_of(state)
+    given["pot"] = rng.choice((0, 0, 0, 81, 162))
+    return given
+
+
+def replay_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
+    from belote_ref.record import record_of
+
+    state = _played_deal(rng, rules, allow_redeal=rng.random() < 0.1)
+    if state is None:
+        return None
+    record = record_of(state)
+    # The replay given of conformance/make_regression.py: the record's events, the plays in order.
+    return {
+        "dealer": record["dealer"], "hands": record["hands"], "turned": record["turned"],
+        "completion": record["completion"], "calls": record["calls"],
+        "announcements": record["announcements"], "belote": record["belote"],
+        "plays": [card for trick in record["tricks"] for card in trick["cards"]], "pot": record["pot"],
+    }
+
+
+def match_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
+    deals = []
+    for _ in range(rng.randint(1, 6)):
+        state = _played_deal(rng, rules)
+        if state is not None:
+            deals.append(score_given_of(state))
+    return {"deals": deals} if deals else None
+
+
+GENERATORS: Mapping[str, Callable[[random.Random, Any], Mapping[str, Any] | None]] = {
+    "deal": deal_given,
+    "auction": auction_given,
+    "legal_plays": legal_plays_given,
+    "trick_winner": trick_winner_given,
+    "announcements": announcements_given,
+    "score": score_given,
+    "replay": replay_given,
+    "match": match_given,
+}
+"""One generator per kind: ``(rng, ruleset) -> given``, or None when none could be drawn."""
+
+
+def random_parameters(rng: random.Random, base: Mapping[str, Any],
+                      choices: Sequence[tuple[str, Sequence[Any]]], most: int = 3) -> dict[str, Any]:
+    """``base`` with 1 to ``most`` of the ``(parameter, values)`` of ``choices`` set to a random value."""
+    params = dict(base)
+    for parameter_id, values in rng.sample(list(choices), min(len(choices), rng.randint(1, most))):
+        params[parameter_id] = rng.choice(list(values))
+    return params
+

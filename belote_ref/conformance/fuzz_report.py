@@ -1,0 +1,131 @@
+"""What a fuzz run leaves: the findings as fixture files, the JSON Lines report, the progress line
+and the summary of ``belote-ref conformance fuzz``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from belote_ref import __version__
+from belote_ref.conformance.applicability import check_claims
+from belote_ref.conformance.fuzz import FuzzOptions, FuzzOutcome, fuzz
+from belote_ref.conformance.fuzz_shrink import compile_ruleset, departures_from_classic
+from belote_ref.protocol import KINDS
+
+__all__ = ["FuzzProgress", "report_lines", "run_from_cli", "summary_lines", "write_findings"]
+
+
+def write_findings(outcome: FuzzOutcome, folder: Path) -> None:
+    """Write each finding's fixture as ``<folder>/<id>.yaml`` in the canonical format."""
+    from belote_ref.conformance.fmt import format_fixture
+
+    if not outcome.findings:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    for finding in outcome.findings:
+        finding.path = folder / f"{finding.fixture['id']}.yaml"
+        finding.path.write_text(format_fixture(finding.fixture), encoding="utf-8")
+
+
+def report_lines(outcome: FuzzOutcome, options: FuzzOptions, command: str) -> list[dict[str, Any]]:
+    """The JSON Lines report: a header, one line per distinct disagreement, a footer with the counts."""
+    implementation = outcome.hello.get("implementation") or {}
+    lines: list[dict[str, Any]] = [{
+        "type": "header", "tool": "belote-ref conformance fuzz", "suite": __version__, "command": command,
+        "seed": options.seed, "budget": options.budget, "time": options.seconds, "jobs": options.jobs,
+        "kinds": outcome.kinds, "rulesets": outcome.ruleset_ids,
+        "adapter": {key: implementation.get(key) for key in ("name", "version", "language") if key in implementation},
+    }]
+    for finding in outcome.findings:
+        found = finding.disagreement
+        rules = compile_ruleset(found.params, found.ruleset_id)
+        lines.append({
+            "type": "disagreement", "id": finding.fixture["id"], "kind": found.kind, "outcome": found.outcome,
+            "count": finding.count, "situation": found.index, "shrink_steps": found.steps,
+            "fixture": str(finding.path) if finding.path else None,
+            "rules": finding.fixture["rules"], "departures": departures_from_classic(rules) if rules else {},
+            "differences": found.differences, "message": found.message, "given": found.given,
+            "expected": found.expected, "got": found.got,
+        })
+    lines.append({"type": "footer", "counts": {**outcome.counts, "unshrunk": outcome.unshrunk},
+                  "distinct": len(outcome.findings), "ok": outcome.ok, "seconds": round(outcome.seconds, 3)})
+    return lines
+
+
+class FuzzProgress:
+    """A progress line on standard error: rewritten in place on a terminal, else a line every tenth
+    of the budget (or every 10 s under ``--time``)."""
+
+    def __init__(self, stream: Any, budget: int | None) -> None:
+        self.stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.budget = budget
+        self.totals = {"send": [0, 0], "shrink": [0, 0]}
+        self.last_step = -1
+        self.last_time = time.monotonic()
+
+    def __call__(self, phase: str, situations: int, disagreements: int) -> None:
+        total = self.totals[phase]
+        total[0] += situations
+        total[1] += disagreements
+        sent, disagreeing = self.totals["send"]
+        text = f"{sent} situations sent, {disagreeing} disagreements"
+        if self.totals["shrink"][0]:
+            text += f", {self.totals['shrink'][0]} shrunk"
+        if self.tty:
+            self.stream.write(f"\r{text}   ")
+            self.stream.flush()
+            return
+        step = 10 * sent // self.budget if self.budget else -1
+        now = time.monotonic()
+        if (self.budget and step > self.last_step) or (not self.budget and now - self.last_time >= 10) \
+                or phase == "shrink" and now - self.last_time >= 10:
+            self.last_step, self.last_time = step, now
+            print(text, file=self.stream, flush=True)
+
+    def finish(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def summary_lines(outcome: FuzzOutcome) -> list[str]:
+    """The lines printed at the end of a run."""
+    counts = outcome.counts
+    lines = [f"{counts['situations']} situations: {counts['sent']} sent, {counts['agree']} agree, "
+             f"{counts['disagree']} disagree, {counts['n/a']} not applicable, {counts['skip']} skipped"]
+    for finding in outcome.findings:
+        found = finding.disagreement
+        what = "; ".join(found.differences) if found.outcome == "fail" else f"{found.outcome}: {found.message}"
+        where = f" -> {finding.path}" if finding.path else ""
+        lines.append(f"  {finding.fixture['id']} ({found.kind}, x{finding.count}): {what}{where}")
+    if outcome.unshrunk:
+        lines.append(f"  {outcome.unshrunk} more disagreement(s) not shrunk (the first {outcome.shrink_limit} are)")
+    return lines
+
+
+def run_from_cli(options: FuzzOptions, out: Path, report: Path | None, command: str) -> int:
+    """What ``belote-ref conformance fuzz`` does; returns the exit status (0 agree, 1 disagree)."""
+    print(f"fuzzing with seed {options.seed} (rerun with --seed {options.seed} to reproduce)", file=sys.stderr)
+    progress = FuzzProgress(sys.stderr, options.budget)
+    outcome = fuzz(options, progress)
+    progress.finish()
+    for warning in check_claims(outcome.hello, KINDS):
+        print(f"warning: hello: {warning}", file=sys.stderr)
+    write_findings(outcome, out)
+    implementation = outcome.hello.get("implementation") or {}
+    print(f"{implementation.get('name')} {implementation.get('version', '')} against the reference engine, "
+          f"seed {options.seed}, kinds {' '.join(outcome.kinds)}")
+    for line in summary_lines(outcome):
+        print(line)
+    if report is not None:
+        lines = report_lines(outcome, options, command)
+        report.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    if outcome.counts["sent"] == 0:
+        print("no situation was sent: the adapter's hello claims none of them, or it skipped them all",
+              file=sys.stderr)
+        return 1
+    return 0 if outcome.ok else 1
