@@ -438,7 +438,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     claims = Claims.from_hello(hello)
     declares_parameters = bool((hello.get("supports") or {}).get("parameters"))
     lines = report_lines(hello, results, " ".join(shlex.quote(a) for a in sys.argv), impl=args.impl,
-                         ruleset_refs=ruleset_refs, warnings=warnings,
+                         fixtures=args.fixtures, ruleset_refs=ruleset_refs, warnings=warnings,
                          departures=departures(claims) if declares_parameters else None)
     implementation = hello.get("implementation") or {}
     print(f"{implementation.get('name')} {implementation.get('version', '')} against belote-ref's corpus "

@@ -38,7 +38,7 @@ __all__ = [
 def report_lines(hello: Mapping[str, Any], results: Sequence[CaseResult], command: str, *,
                  impl: str | None = None, ruleset_refs: Mapping[str, str] | None = None,
                  warnings: Sequence[str] = (), departures: Mapping[str, Mapping[str, Any]] | None = None,
-                 ) -> list[dict[str, Any]]:
+                 fixtures: str | None = None) -> list[dict[str, Any]]:
     """The report as a list of JSON objects: header, one per case, footer.
 
     The header keeps what a later ``summary`` needs to print rerun commands: ``impl`` (the
@@ -51,7 +51,7 @@ def report_lines(hello: Mapping[str, Any], results: Sequence[CaseResult], comman
         "type": "header", "runner": {"name": "belote-ref", "version": __version__}, "suite": __version__,
         "protocol": hello.get("protocol"), "adapter": dict(hello.get("implementation") or {}), "command": command,
         "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "impl": impl,
-        "ruleset_refs": dict(ruleset_refs or {}), "warnings": list(warnings),
+        "ruleset_refs": dict(ruleset_refs or {}), "warnings": list(warnings), "fixtures": fixtures,
     }
     if departures is not None:
         header["departures"] = {ruleset: dict(values) for ruleset, values in departures.items()}
@@ -157,9 +157,10 @@ def _picture(given: Mapping[str, Any], kind: str) -> str:
 
 
 def rerun_command(header: Mapping[str, Any]) -> str:
-    """``belote-ref conformance run`` with the ``--impl`` of the run the header describes."""
-    impl = header.get("impl")
-    return "belote-ref conformance run" + (f" --impl {shlex.quote(impl)}" if isinstance(impl, str) else "")
+    """``belote-ref conformance run`` with the ``--impl`` (and ``--fixtures``) of the run the header describes."""
+    impl, fixtures = header.get("impl"), header.get("fixtures")
+    return ("belote-ref conformance run" + (f" --impl {shlex.quote(impl)}" if isinstance(impl, str) else "")
+            + (f" --fixtures {shlex.quote(fixtures)}" if isinstance(fixtures, str) else ""))
 
 
 def _differing_fields(case: Mapping[str, Any]) -> tuple[str, ...]:
