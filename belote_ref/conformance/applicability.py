@@ -60,7 +60,8 @@ class Claims:
         supports = hello.get("supports") or {}
         if not isinstance(supports, Mapping):
             supports = {}
-        protocol = hello.get("protocol") if isinstance(hello.get("protocol"), int) else 1
+        declared = hello.get("protocol")
+        protocol = declared if isinstance(declared, int) and not isinstance(declared, bool) else 1
         general = cls._from_supports(supports, protocol)
         by_kind = supports.get("by_kind") if protocol >= 2 else None
         own = {kind: cls._from_supports({**supports, **entry}, protocol)

@@ -316,7 +316,7 @@ def build_cases(fixtures: Iterable[Fixture], rulesets: Sequence[Ruleset], kinds:
     is followed by its derived cases: suits renamed, seats rotated (see
     :mod:`~belote_ref.conformance.symmetry`).
     """
-    cases = []
+    cases: list[Case] = []
     for ruleset in rulesets:
         for fixture in fixtures:
             if kinds and fixture.kind not in kinds:
@@ -342,7 +342,7 @@ def build_branch_cases(fixtures: Iterable[Fixture], kinds: Sequence[str] = (), i
                        symmetric: bool = True) -> list[Case]:
     """Every fixture under every assignment of the values its predicates name, each under a
     generated ruleset (see :mod:`~belote_ref.conformance.branches`), with the symmetric variants."""
-    cases = []
+    cases: list[Case] = []
     for fixture, assignment, expected in branch_cases_of(fixtures, kinds, id_prefix.split("@", 1)[0]):
         if not assignment.values or assignment.ruleset is None:
             continue
