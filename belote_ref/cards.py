@@ -115,8 +115,9 @@ class Trump(enum.IntEnum):
     def parse(cls, token: str) -> Trump:
         """Return the trump for ``S``, ``H``, ``D``, ``C``, ``SA`` or ``TA``; raise
         :class:`NotationError` otherwise."""
-        if isinstance(token, str) and token in TRUMP_TOKENS:
-            return cls(TRUMP_TOKENS.index(token))
+        trump = _TRUMP_BY_TOKEN.get(token) if isinstance(token, str) else None
+        if trump is not None:
+            return trump
         raise NotationError(f"not a contract: {token!r} (expected a suit letter S H D C, SA or TA)")
 
 
@@ -175,12 +176,12 @@ class Card(int):
     @property
     def suit(self) -> Suit:
         """The suit of the card."""
-        return Suit(self >> 3)
+        return SUITS[self >> 3]
 
     @property
     def rank(self) -> Rank:
         """The rank of the card."""
-        return Rank(self & 7)
+        return _RANKS[self & 7]
 
     @property
     def mask(self) -> int:
@@ -371,6 +372,8 @@ class Seat(enum.IntEnum):
 
 #: The suits in canonical order, indexable by int.
 SUITS: Final = (Suit.S, Suit.H, Suit.D, Suit.C)
+_RANKS: Final = tuple(Rank)
+_TRUMP_BY_TOKEN: Final = {trump.letter: trump for trump in Trump}
 #: The seats in play order, indexable by int: enum look-ups by value are slow on the hot path.
 SEATS: Final = (Seat.N, Seat.E, Seat.S, Seat.W)
 _TEAM_OF: Final = (Team.NS, Team.EW, Team.NS, Team.EW)

@@ -104,6 +104,12 @@ def _completed(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat, 
 
 
 @functools.cache
+def _other_calls(trumps: frozenset[Trump]) -> tuple[str, ...]:
+    """The round-2 calls of the contracts other than a suit that ``trumps`` allows (``SA``, ``TA``)."""
+    return tuple(trump.letter for trump in sorted(trumps) if trump.suit is None)
+
+
+@functools.cache
 def _open_status(allow_turned_suit: bool, eldest: Seat, turned_suit: Suit, count: int,
                  others: tuple[str, ...] = ()) -> AuctionStatus:
     """The status before call ``count`` (0 to 7) of the first two rounds; shared, since it is frozen.
@@ -153,7 +159,7 @@ class Auction:
         self.dealer = dealer
         self.turned = turned
         self.calls: list[str] = []
-        self._others = tuple(Trump(t).letter for t in sorted(rules.trumps) if t >= 4)
+        self._others = _other_calls(rules.trumps)
         self._status = self._compute()
 
     @property

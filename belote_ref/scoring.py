@@ -257,6 +257,15 @@ class _TrustedPlays:
             raise KeyError(card)
         return play
 
+    def seat_masks(self) -> list[int]:
+        """The cards each seat played, as masks indexed by seat (one pass over the tricks)."""
+        masks = [0, 0, 0, 0]
+        for trick in self._tricks:
+            leader = trick.leader
+            for offset, card in enumerate(trick.cards):
+                masks[(leader + offset) & 3] |= 1 << card
+        return masks
+
 
 def _trusted_tricks(rules: Ruleset, trump: Suit | Trump, tricks: Sequence[Trick]) -> tuple[tuple[Seat, ...], _TrustedPlays]:
     """Trick winners and who played each card, for tricks already known to be consistent."""
@@ -269,16 +278,40 @@ def _belote_holders(rules: Ruleset, trump: Suit | Trump,
                     plays: Mapping[int, _Play] | _TrustedPlays) -> dict[Suit, Seat]:
     """For each belote suit of the contract (``rules.belote_suits``), the seat that played both its
     king and its queen, when one did."""
+    suits = rules.belote_suits[trump]
     holders: dict[Suit, Seat] = {}
-    for suit in rules.belote_suits[trump]:
+    if len(suits) == 1:  # a suit contract: two look-ups
+        suit = suits[0]
         king, queen = plays[Card.of(Rank.KING, suit)], plays[Card.of(Rank.QUEEN, suit)]
         if king.seat == queen.seat:
             holders[suit] = king.seat
+        return holders
+    if not suits:
+        return holders
+    masks = plays.seat_masks() if isinstance(plays, _TrustedPlays) else _seat_masks(plays)
+    for suit in suits:
+        pair = _KING_QUEEN[suit]
+        for seat in SEATS:
+            if masks[seat] & pair == pair:
+                holders[suit] = seat
+                break
     return holders
 
 
+#: The king and queen of each suit, as a card mask.
+_KING_QUEEN = tuple((1 << Card.of(Rank.KING, suit)) | (1 << Card.of(Rank.QUEEN, suit)) for suit in Suit)
+
+
+def _seat_masks(plays: Mapping[int, _Play]) -> list[int]:
+    """The cards each seat played, as masks indexed by seat."""
+    masks = [0, 0, 0, 0]
+    for card, play in plays.items():
+        masks[play.seat] |= 1 << card
+    return masks
+
+
 def _announced_belotes(rules: Ruleset, trump: Suit | Trump, belote: Belote,
-                       holders: Mapping[Suit, Seat]) -> dict[Suit, Seat]:
+                       plays: Mapping[int, _Play] | _TrustedPlays) -> dict[Suit, Seat]:
     """The belotes announced, as suit -> seat, each checked against who played the king and queen.
 
     A seat names the belote of the contract's only belote suit (the trump suit); a mapping names
@@ -306,7 +339,7 @@ def _announced_belotes(rules: Ruleset, trump: Suit | Trump, belote: Belote,
             raise InconsistentDealError(
                 f"belote announced by {seat.name} in {suit.letter}, which holds no belote at this contract",
                 code="bad_belote", index=0)
-        if holders.get(suit) != seat:
+        if plays[Card.of(Rank.KING, suit)].seat != seat or plays[Card.of(Rank.QUEEN, suit)].seat != seat:
             what = "of trumps" if len(suits) == 1 else f"of {suit.letter}"
             raise InconsistentDealError(
                 f"belote announced by {seat.name}, who did not play both the king and the queen {what}",
@@ -502,8 +535,7 @@ def score_deal(
     guarantees; the belote and the declarations are still checked.
     """
     winners, plays = _check_tricks(rules, dealer, trump, tricks) if validate else _trusted_tricks(rules, trump, tricks)
-    holders = _belote_holders(rules, trump, plays)
-    announced = _announced_belotes(rules, trump, belote, holders)
+    announced = _announced_belotes(rules, trump, belote, plays)
     declarations = _check_declarations(rules, trump, announcements, plays)
     eldest = dealer.next
     takers, defenders = taker.team, taker.team.other
@@ -534,16 +566,15 @@ def score_deal(
         card_points[capot.other] = 0
 
     # 2. Belote (one per belote suit of the contract: the trump suit, none at SA, each suit at TA).
-    credited = dict(holders) if rules["belote.announcement"] == "automatic" else announced
+    credited = _belote_holders(rules, trump, plays) if rules["belote.announcement"] == "automatic" else announced
     several = len(rules.belote_suits[trump]) > 1
     belote_teams: dict[Suit, Team] = {}
     notes = []
     for suit, seat in sorted(credited.items()):
         where = f" in {suit.letter}" if several else ""
         notes.append(f"{seat.name}{where}")
-        king = plays[Card.of(Rank.KING, suit)].position
-        queen = plays[Card.of(Rank.QUEEN, suit)].position
-        if rules["belote.king_first"] and queen < king:
+        if rules["belote.king_first"] and (
+                plays[Card.of(Rank.QUEEN, suit)].position < plays[Card.of(Rank.KING, suit)].position):
             what = "trumps" if not several else suit.letter
             sheet.add(seat.team, 0, "belote.king_first",
                       f"belote of {seat.name}{where} not credited: the queen of {what} was played before the king")

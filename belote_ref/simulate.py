@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from belote_ref.announcements import Declaration, combinations
-from belote_ref.cards import CARDS, Card, Seat
+from belote_ref.cards import CARDS, SEATS, Card, Seat
 from belote_ref.deal import DealState, Phase
 from belote_ref.play import legal_mask
 from belote_ref.rules import Ruleset
@@ -106,7 +106,7 @@ def _declare(state: DealState, rng: random.Random) -> None:
     several = len(suits) > 1
     for suit in suits:
         kq = _KQ[suit]
-        for seat in Seat:
+        for seat in SEATS:
             if hands[seat] & kq == kq:
                 if rng.random() < BELOTE_PROBABILITY:
                     state.declare_belote(seat, suit if several else None)
