@@ -58,7 +58,8 @@ class Ruleset:
       ``sans_atout.card_order`` or ``tout_atout.card_order``, since only the suit led can win;
     - ``points[trump][card]``: card points (at TA the raw ``tout_atout.card_points``);
     - ``scale[trump]``: ``(scale_to, raw deal total, rounding)`` when the contract's card points
-      are converted (``tout_atout.scale_to``, ``tout_atout.rounding``), else ``None``;
+      are converted, the raw deal total differing from ``tout_atout.scale_to`` (converted and rounded
+      by ``tout_atout.rounding``), else ``None``;
     - ``carres[trump][rank]``: the value of a carré (``announcements.values`` at a suit
       contract, ``sans_atout.carres``, ``tout_atout.carres``);
     - ``belote_suits[trump]``: the suits whose king and queen make a belote (the trump suit; none
@@ -174,8 +175,8 @@ def _compile(
         strength.append(tuple(7 - ranks.index(Rank(card & 7)) for card in range(32)))
         points.append(tuple(values[Rank(card & 7)] for card in range(32)))
     bonus = params["scoring.last_trick_bonus"]
-    scale_to = params["tout_atout.scale_to"]
-    ta_scale = (scale_to, sum(points[Trump.TA]) + bonus, params["tout_atout.rounding"]) if scale_to else None
+    scale_to, raw_total = params["tout_atout.scale_to"], sum(points[Trump.TA]) + bonus
+    ta_scale = (scale_to, raw_total, params["tout_atout.rounding"]) if raw_total != scale_to else None
     scale = (None, None, None, None, None, ta_scale)
     suit_carres = table_of(params["announcements.values"]["carre"])
     carres = tuple(tuple(by_rank[Rank(r)] for r in range(8))
@@ -410,14 +411,9 @@ def _semantic_checks(params: dict[str, Any], registry: Registry, locate: Any) ->
     if sans_atout != registry.pack_points:
         diagnostics.append(at("sans_atout.card_points", f"the sans-atout points must total {registry.pack_points} for "
                                                         f"the pack (4 suits); found 4 x {sans_atout // 4} = {sans_atout}"))
-    tout_atout = 4 * sum(params["tout_atout.card_points"].values())
-    if not params["tout_atout.scale_to"] and tout_atout != registry.pack_points:
-        diagnostics.append(at("tout_atout.card_points", f"unconverted (tout_atout.scale_to 0), the tout-atout points must "
-                                                        f"total {registry.pack_points} for the pack (4 suits); found "
-                                                        f"4 x {tout_atout // 4} = {tout_atout}"))
-    elif params["tout_atout.scale_to"] and not tout_atout + params["scoring.last_trick_bonus"]:
-        diagnostics.append(at("tout_atout.card_points", "converted (tout_atout.scale_to), the tout-atout deal must hold "
-                                                        "some points; found none"))
+    if not sum(params["tout_atout.card_points"].values()) + params["scoring.last_trick_bonus"]:
+        diagnostics.append(at("tout_atout.card_points", "a tout-atout deal must hold some points to be converted to "
+                                                        "tout_atout.scale_to; found none"))
     for index, packet in enumerate(params["deal.first_packets"]):
         if sum(packet) != 5:
             diagnostics.append(at("deal.first_packets", f"packet {index + 1} {packet} deals {sum(packet)} cards; expected 5"))

@@ -84,7 +84,7 @@ class TestRegistry:
         scales = registry["tout_atout.card_points"]
         assert FFB15 in scales.values and PAGAT in scales.values
         assert scales.sources_of(PAGAT) == ("PAGAT", "WIKI-FR")
-        assert registry["tout_atout.scale_to"].sources_of(162) == ("FFB-B16", "FFB-C16")
+        assert registry["tout_atout.scale_to"].sources_of(162)[:2] == ("FFB-B16", "FFB-C16")
         assert "WIKI-EN" in registry.sources
 
     def test_contract_list_needs_a_suit_and_known_contracts(self) -> None:
@@ -110,12 +110,15 @@ class TestRegistry:
         with pytest.raises(RulesetError, match="sans-atout points must total 152"):
             variant(sans_atout__card_points={"A": 19, "T": 10, "K": 4, "Q": 3, "J": 0, "9": 0, "8": 0, "7": 0})
 
-    def test_an_unconverted_tout_atout_scale_must_make_152(self) -> None:
-        with pytest.raises(RulesetError, match="tout_atout.scale_to 0"):
-            variant(tout_atout__scale_to=0)
-        assert variant(tout_atout__card_points=FFB15, tout_atout__scale_to=0).scale[Trump.TA] is None
-        # A 38-a-suit scale "converted" to 162 is its own conversion: the totals are unchanged.
-        assert variant(tout_atout__card_points=PAGAT, tout_atout__scale_to=162).scale[Trump.TA] == (162, 162, "nearest")
+    def test_a_tout_atout_deal_is_converted_only_when_its_table_misses_the_total(self) -> None:
+        assert SA_TA.scale[Trump.TA] == (162, 258, "nearest")
+        assert variant(tout_atout__card_points=FFB15).scale[Trump.TA] is None  # 4 x 38 + 10 = 162 already
+        assert variant(tout_atout__scale_to=258).scale[Trump.TA] is None  # a house rule counting the raw 258
+        assert deal_total(variant(tout_atout__scale_to=258), Trump.TA) == 258
+        nothing = {rank: 0 for rank in "789TJQKA"}
+        with pytest.raises(RulesetError, match="must hold some points"):
+            variant(tout_atout__card_points=nothing, scoring__last_trick_bonus=0)
+        assert not load_registry()["tout_atout.scale_to"].allows(0)
 
 
 # ------------------------------------------------------------------------------ notation, tables
@@ -151,7 +154,7 @@ class TestTrumpAndTables:
         assert max(strength) < 8
         assert SA_TA.scale[Trump.TA] == (162, 258, "nearest")
         assert deal_total(SA_TA, Trump.TA) == 162
-        ffb = variant(tout_atout__card_points=FFB15, tout_atout__scale_to=0)
+        ffb = variant(tout_atout__card_points=FFB15)
         assert sum(ffb.points[Trump.TA]) == 152 and deal_total(ffb, Trump.TA) == 162
 
     def test_carres_and_belote_suits_per_contract(self) -> None:
@@ -178,7 +181,7 @@ class TestTricks:
         # other suits, jacks included, cannot win: there is no ruffing at tout-atout
         assert trick_winner(SA_TA, Trump.TA, trick("N", "7S JH 9D JC")) is Seat.N
         assert trick_points(SA_TA, Trump.TA, parse_cards("7S JH 9D JC")) == 54
-        ffb = variant(tout_atout__card_points=FFB15, tout_atout__scale_to=0)
+        ffb = variant(tout_atout__card_points=FFB15)
         assert trick_points(ffb, Trump.TA, parse_cards("7S JH 9D JC")) == 35
 
     def test_the_same_trick_at_a_suit_contract_differs(self) -> None:
@@ -352,7 +355,7 @@ class TestScoring:
                        belote=Seat.N)
 
     def test_the_scale_changes_the_card_points_not_the_rules(self) -> None:
-        ffb = variant(tout_atout__card_points=FFB15, tout_atout__scale_to=0)
+        ffb = variant(tout_atout__card_points=FFB15)
         converted = score_deal(SA_TA, dealer=Seat.W, taker=Seat.N, trump=Trump.TA, tricks=TA_BELOTES, belote=None)
         unconverted = score_deal(ffb, dealer=Seat.W, taker=Seat.N, trump=Trump.TA, tricks=TA_BELOTES, belote=None)
         assert converted.card_points == unconverted.card_points == {Team.NS: 116, Team.EW: 46}
