@@ -172,6 +172,8 @@ def _declarations(rules: Ruleset, trump: Suit | Trump, data: Any) -> list[Declar
 
 
 def _score_arguments(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(given, Mapping):
+        raise GivenError(f"a deal to score is an object {{dealer, taker, trump, tricks, ...}}; found {given!r}")
     trump = _trump(rules, _field(given, "trump"))
     tricks = _field(given, "tricks")
     if not isinstance(tricks, list):

@@ -743,8 +743,7 @@ class _Context:
             counted = f"{self.raw[team]} + dix de der {bonus} = {points}" if last else f"{points}"
             sheet.add(team, self.card_points[team], "tout_atout.scale_to",
                       f"card points in the tricks won (tout_atout.card_points), {counted} of {raw_total}, "
-                      f"x {target} / {raw_total} = {points * target / raw_total:.2f} -> {self.card_points[team]} "
-                      f"(tout_atout.rounding {rounding})")
+                      f"x {target} / {raw_total} -> {self.card_points[team]} (tout_atout.rounding {rounding})")
             return
         rule = _POINTS_RULE[self.trump]
         note = ("card points in the tricks won (cards.trump_points, cards.plain_points)" if rule == _POINTS_RULE[0]

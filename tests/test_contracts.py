@@ -574,3 +574,34 @@ def test_equal_tierces_need_the_final_tie_at_sa_and_ta(trump: Any, final_tie: st
     diamonds = Declaration(Seat.E, make_combination(rules, trump, "tierce", cards("7D 8D 9D")))
     assert best_team(rules, trump, [hearts, diamonds], Seat.N) == winner
 
+
+
+FUZZ_TOKENS = st.sampled_from(["7S", "AH", "TD", "10C", "JH", "XX", "", "SA", "TA", "H", "N", "E", None, 3, -1, True,
+                               "pass", "take"])
+FUZZ_VALUES = st.recursive(FUZZ_TOKENS, lambda children: st.lists(children, max_size=6) | st.dictionaries(
+    st.sampled_from(["trump", "taker", "H", "D", "N", "leader", "cards"]), children, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(changes=st.dictionaries(st.sampled_from(["hands", "contract", "leader", "plays", "belote", "announcements",
+                                                "want_legal", "pot"]), FUZZ_VALUES, max_size=4))
+def test_any_play_given_gets_an_answer(changes: dict[str, Any]) -> None:
+    """A damaged ``play`` case is answered with a result or a one-line error, never an internal error."""
+    message = {"cmd": "run", "seq": 5, "kind": "play", "ruleset": SA_TA.to_json(), "given": play_given(**changes)}
+    reply = answer(message)
+    assert reply is not None and reply["seq"] == 5
+    assert "result" in reply or reply.get("errored") is True
+    assert not reply.get("message", "").startswith("internal error"), reply
+
+
+@settings(max_examples=200, deadline=None)
+@given(kind=st.sampled_from(["legal_plays", "trick_winner", "announcements", "score", "match"]), trump=FUZZ_VALUES,
+       belote=FUZZ_VALUES)
+def test_any_contract_token_gets_an_answer(kind: str, trump: Any, belote: Any) -> None:
+    given_: dict[str, Any] = {"trump": trump, "seat": "E", "hand": ["7H", "JH"], "trick": {"leader": "N", "cards": ["9H"]},
+                              "dealer": "W", "taker": "N", "tricks": [], "belote": belote}
+    if kind == "match":
+        given_ = {"deals": [given_]}
+    reply = answer({"cmd": "run", "seq": 6, "kind": kind, "ruleset": SA_TA.to_json(), "given": given_})
+    assert reply is not None and ("result" in reply or reply.get("errored") is True)
+    assert not reply.get("message", "").startswith("internal error"), reply
