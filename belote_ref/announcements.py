@@ -24,6 +24,11 @@ Choices of belote-ref where the sources are silent (each documented where it is 
   never in trumps. Two carrés are always ranked by ``announcements.carre_order``.
 - With ``announcements.final_tie: earlier_declarer`` a team's declaring seat is the earliest seat,
   counted from eldest, that declared a combination equal to its team's best.
+- At sans-atout and tout-atout (the contract's trump is ``Trump.SA`` or ``Trump.TA``) the carrés
+  take their values from ``sans_atout.carres`` and ``tout_atout.carres``; sequences are formed and
+  valued as at a suit contract. The step "a sequence in trumps wins" never parts two sequences
+  there: at SA no suit is trumps; at TA every suit is, so the two are equal on that step too and
+  ``announcements.final_tie`` decides (belote-ref's reading at TA).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from belote_ref.cards import RANK_LETTERS, Card, CardSet, Rank, Seat, Suit, Team
+from belote_ref.cards import Card, CardSet, Rank, Seat, Suit, Team, Trump
 from belote_ref.errors import BeloteRefError, NotationError
 from belote_ref.rules import Ruleset
 
@@ -116,7 +121,7 @@ class Declaration:
         return {"seat": self.seat.name, **self.combination.to_json()}
 
     @classmethod
-    def from_json(cls, rules: Ruleset, trump: Suit, data: Mapping[str, Any]) -> Declaration:
+    def from_json(cls, rules: Ruleset, trump: Suit | Trump, data: Mapping[str, Any]) -> Declaration:
         """Read ``{"seat": "N", "kind": "tierce", "cards": [...]}`` (``points`` optional).
 
         Raises :class:`~belote_ref.errors.NotationError` for a bad seat or card token and
@@ -155,9 +160,10 @@ def _sequence_positions(rules: Ruleset) -> dict[Rank, int]:
     return {rank: len(order) - 1 - index for index, rank in enumerate(order)}
 
 
-def _carre_value(rules: Ruleset, rank: Rank) -> int:
-    value: int = rules["announcements.values"]["carre"][RANK_LETTERS[rank]]
-    return value
+def _carre_value(rules: Ruleset, trump: Suit | Trump, rank: Rank) -> int:
+    """The carré of ``rank`` under the contract: ``announcements.values`` at a suit contract,
+    ``sans_atout.carres`` at SA, ``tout_atout.carres`` at TA."""
+    return rules.carres[trump][rank]
 
 
 def _sequence_kind(length: int) -> str:
@@ -203,11 +209,11 @@ def _sequence_of_run(rules: Ruleset, run: list[Card]) -> Combination:
     return Combination(kind, CardSet(kept), rules["announcements.values"][kind], kept[-1].rank)
 
 
-def _carres(rules: Ruleset, hand: CardSet) -> list[Combination]:
+def _carres(rules: Ruleset, trump: Suit | Trump, hand: CardSet) -> list[Combination]:
     found = []
     for rank in Rank:
         four = CardSet(Card.of(rank, suit) for suit in Suit)
-        value = _carre_value(rules, rank)
+        value = _carre_value(rules, trump, rank)
         if value > 0 and four & hand == four:
             found.append(Combination(CARRE, four, value, rank))
     return found
@@ -217,12 +223,13 @@ def _sort_key(combination: Combination) -> tuple[int, int, tuple[int, ...]]:
     return (-combination.points, _KIND_ORDER[combination.kind], tuple(combination.cards))
 
 
-def combinations(rules: Ruleset, trump: Suit, hand: CardSet | Iterable[int]) -> list[Combination]:
+def combinations(rules: Ruleset, trump: Suit | Trump, hand: CardSet | Iterable[int]) -> list[Combination]:
     """The combinations ``hand`` holds under ``rules``, best first.
 
     Sequences are the maximal runs of three or more cards of one suit in ``cards.sequence_order``
     (a run of six to eight cards is one quinte made of its top five cards). Carrés are the four
-    cards of a rank whose ``announcements.values.carre`` value is above 0; a carré of 8s or 7s
+    cards of a rank whose carré value under the contract (``announcements.values.carre``,
+    ``sans_atout.carres`` at SA, ``tout_atout.carres`` at TA) is above 0; a carré of 8s or 7s
     worth 0 is nothing.
 
     ``announcements.card_reuse``: ``allowed`` lets a card be in a carré and a sequence;
@@ -231,11 +238,11 @@ def combinations(rules: Ruleset, trump: Suit, hand: CardSet | Iterable[int]) -> 
     the tierce 7H 8H 9H); on equal points the set with more carré points is kept.
 
     The result is ordered by points (highest first), then carré before quinte, quarte and tierce,
-    then by cards in canonical order. ``trump`` does not change which combinations a hand holds;
-    it is taken for symmetry with the comparison. ``announcements.enabled`` is not checked here.
+    then by cards in canonical order. ``trump`` changes only the carrés' values (at SA, for
+    instance, four aces are 200 and four jacks 100). ``announcements.enabled`` is not checked here.
     """
     hand = hand if isinstance(hand, CardSet) else CardSet(hand)
-    carres = _carres(rules, hand)
+    carres = _carres(rules, trump, hand)
     if rules["announcements.card_reuse"] == "allowed":
         found = carres + [_sequence_of_run(rules, run) for run in _runs(rules, hand)]
         return sorted(found, key=_sort_key)
@@ -253,12 +260,12 @@ def combinations(rules: Ruleset, trump: Suit, hand: CardSet | Iterable[int]) -> 
     return sorted(best, key=_sort_key)
 
 
-def make_combination(rules: Ruleset, trump: Suit, kind: str, cards: CardSet | Iterable[int]) -> Combination:
+def make_combination(rules: Ruleset, trump: Suit | Trump, kind: str, cards: CardSet | Iterable[int]) -> Combination:
     """Check a declared combination and return it with its points under ``rules``.
 
     A tierce, quarte or quinte must be exactly 3, 4 or 5 cards of one suit, consecutive in
     ``cards.sequence_order`` (a longer run is declared as the quinte of its top five cards). A
-    carré must be the four cards of one rank whose ``announcements.values.carre`` value is above 0.
+    carré must be the four cards of one rank whose carré value under the contract is above 0.
 
     Raises :class:`~belote_ref.errors.BeloteRefError` with code ``bad_announcement`` when the
     kind is unknown or the cards do not form that kind. Only the shape is checked: whether the
@@ -275,7 +282,7 @@ def make_combination(rules: Ruleset, trump: Suit, kind: str, cards: CardSet | It
         if len(cards) != 4 or len(ranks) != 1:
             raise BeloteRefError(f"a carre is the four cards of one rank; got {shown}", code="bad_announcement")
         rank = ranks.pop()
-        value = _carre_value(rules, rank)
+        value = _carre_value(rules, trump, rank)
         if value <= 0:
             raise BeloteRefError(
                 f"a carre of {rank.letter} is worth {value} in ruleset {rules.id!r} and is not a combination",
@@ -306,14 +313,15 @@ def _sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
 
-def compare_combinations(rules: Ruleset, trump: Suit, a: Combination, b: Combination) -> int:
+def compare_combinations(rules: Ruleset, trump: Suit | Trump, a: Combination, b: Combination) -> int:
     """Compare two combinations: 1 if ``a`` is stronger, -1 if ``b`` is, 0 if they are equal.
 
     rules.md §1.9 step 2: higher point value first. Between a carré and a sequence of equal value
     the carré wins when ``announcements.carre_beats_equal_sequence`` is true; otherwise both are
     compared like sequences (height in ``cards.sequence_order``, then a sequence in trumps wins).
     Between sequences: the longer, then the higher top card in ``cards.sequence_order``, then the
-    one in trumps. Between carrés: the higher rank in ``announcements.carre_order``.
+    one in trumps (never decisive at SA and TA). Between carrés: the higher rank in
+    ``announcements.carre_order``.
     """
     if a.points != b.points:
         return _sign(a.points - b.points)
@@ -330,7 +338,7 @@ def compare_combinations(rules: Ruleset, trump: Suit, a: Combination, b: Combina
     return _sign(int(a.suit == trump) - int(b.suit == trump))
 
 
-def _best_of(rules: Ruleset, trump: Suit, declarations: list[Declaration]) -> Declaration:
+def _best_of(rules: Ruleset, trump: Suit | Trump, declarations: list[Declaration]) -> Declaration:
     """The first declaration of a best combination among ``declarations`` (not empty)."""
     best = declarations[0]
     for declaration in declarations[1:]:
@@ -339,7 +347,7 @@ def _best_of(rules: Ruleset, trump: Suit, declarations: list[Declaration]) -> De
     return best
 
 
-def best_team(rules: Ruleset, trump: Suit, declarations: Sequence[Declaration], eldest: Seat) -> Team | None:
+def best_team(rules: Ruleset, trump: Suit | Trump, declarations: Sequence[Declaration], eldest: Seat) -> Team | None:
     """The team whose best combination beats the other team's best, or ``None``.
 
     rules.md §1.9 step 2; see :func:`compare_combinations`. A team with no declaration cannot
@@ -376,7 +384,7 @@ def best_team(rules: Ruleset, trump: Suit, declarations: Sequence[Declaration], 
 
 
 def announcement_points(
-    rules: Ruleset, trump: Suit, declarations: Sequence[Declaration], eldest: Seat
+    rules: Ruleset, trump: Suit | Trump, declarations: Sequence[Declaration], eldest: Seat
 ) -> dict[Team, int]:
     """Announcement points of each team: ``{Team.NS: ..., Team.EW: ...}``.
 

@@ -7,6 +7,10 @@ order of the notation: suit S H D C, then rank 7 to A.
 
 Play order is always N -> E -> S -> W -> N; whether that is clockwise at a
 real table is the ruleset parameter ``table.direction`` and never matters here.
+
+The trump of a contract is a :class:`Trump`: one of the four suits (with the values of
+:class:`Suit`, so a ``Suit`` serves wherever a ``Trump`` is expected), ``SA`` (sans-atout, no
+trumps) or ``TA`` (tout-atout, every suit trumps).
 """
 
 from __future__ import annotations
@@ -23,16 +27,20 @@ __all__ = [
     "DECK",
     "RANK_LETTERS",
     "SEATS",
+    "SUITS",
     "SUIT_LETTERS",
     "Card",
     "CardSet",
     "Rank",
     "Seat",
     "Suit",
+    "TRUMP_TOKENS",
     "Team",
+    "Trump",
     "format_cards",
     "parse_card",
     "parse_cards",
+    "trump_of",
 ]
 
 SUIT_LETTERS: Final = "SHDC"
@@ -69,6 +77,54 @@ class Suit(enum.IntEnum):
         if index < 0:
             raise NotationError(f"not a suit: {letter!r} (expected one of S H D C)")
         return cls(index)
+
+
+TRUMP_TOKENS: Final = ("S", "H", "D", "C", "SA", "TA")
+"""The notation of a contract's trump, indexed by :class:`Trump`: a suit letter, ``SA`` or ``TA``."""
+
+
+class Trump(enum.IntEnum):
+    """The trump of a contract: a suit (``S H D C``, the values of :class:`Suit`), ``SA`` or ``TA``.
+
+    ``SA`` (sans-atout) has no trump suit; at ``TA`` (tout-atout) every suit ranks and scores as
+    trumps. The compiled tables of a ruleset are indexed by this value, 0 to 5.
+    """
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+    SA = 4
+    TA = 5
+
+    def __bool__(self) -> bool:
+        # Members are never falsy: `if trump:` must not skip spades.
+        return True
+
+    @property
+    def letter(self) -> str:
+        """The notation: ``S``, ``H``, ``D``, ``C``, ``SA`` or ``TA``."""
+        return TRUMP_TOKENS[self]
+
+    @property
+    def suit(self) -> Suit | None:
+        """The trump suit of a suit contract; ``None`` at sans-atout and tout-atout."""
+        return SUITS[self] if self < 4 else None
+
+    @classmethod
+    def parse(cls, token: str) -> Trump:
+        """Return the trump for ``S``, ``H``, ``D``, ``C``, ``SA`` or ``TA``; raise
+        :class:`NotationError` otherwise."""
+        trump = _TRUMP_BY_TOKEN.get(token) if isinstance(token, str) else None
+        if trump is not None:
+            return trump
+        raise NotationError(f"not a contract: {token!r} (expected a suit letter S H D C, SA or TA)")
+
+
+def trump_of(value: int) -> Suit | Trump:
+    """The trump of ``value`` (0 to 5) as the engine reports it: a :class:`Suit` for a suit
+    contract, ``Trump.SA`` or ``Trump.TA`` otherwise."""
+    return SUITS[value] if value < 4 else Trump(value)
 
 
 class Rank(enum.IntEnum):
@@ -120,12 +176,12 @@ class Card(int):
     @property
     def suit(self) -> Suit:
         """The suit of the card."""
-        return Suit(self >> 3)
+        return SUITS[self >> 3]
 
     @property
     def rank(self) -> Rank:
         """The rank of the card."""
-        return Rank(self & 7)
+        return _RANKS[self & 7]
 
     @property
     def mask(self) -> int:
@@ -314,6 +370,10 @@ class Seat(enum.IntEnum):
             raise NotationError(f"not a seat: {letter!r} (expected one of N E S W)") from None
 
 
+#: The suits in canonical order, indexable by int.
+SUITS: Final = (Suit.S, Suit.H, Suit.D, Suit.C)
+_RANKS: Final = tuple(Rank)
+_TRUMP_BY_TOKEN: Final = {trump.letter: trump for trump in Trump}
 #: The seats in play order, indexable by int: enum look-ups by value are slow on the hot path.
 SEATS: Final = (Seat.N, Seat.E, Seat.S, Seat.W)
 _TEAM_OF: Final = (Team.NS, Team.EW, Team.NS, Team.EW)

@@ -12,9 +12,11 @@ The deck is dealt as given (the cut already applied), top card first:
 
 Round 1 of the auction, from eldest: ``pass`` or ``take`` (trump = the turned suit). Round 2, only
 if all four passed: ``pass`` or a suit letter, which must differ from the turned suit unless
-``bidding.round2_allow_turnup_suit``. When everybody passes twice, ``bidding.all_pass`` decides:
+``bidding.round2_allow_turnup_suit``, or ``SA`` (sans-atout) and ``TA`` (tout-atout) when
+``bidding.contracts`` allows them. When everybody passes twice, ``bidding.all_pass`` decides:
 a redeal by the next dealer or by the same dealer, or a third round in which eldest alone must
-name a suit (any suit).
+name a suit (any suit; belote-ref offers no SA or TA there, since the one source of the third
+round speaks of a suit). Whatever the contract and the round, the taker receives the turned card.
 """
 
 from __future__ import annotations
@@ -26,19 +28,21 @@ from dataclasses import dataclass
 from typing import Literal
 
 from belote_ref.announcements import Declaration
-from belote_ref.cards import DECK, SUIT_LETTERS, Card, CardSet, SEATS, Seat, Suit
+from belote_ref.cards import DECK, SUIT_LETTERS, Card, CardSet, SEATS, Seat, Suit, Trump, trump_of
 from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError
 from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask, trick_winner
 from belote_ref.rules import Ruleset
-from belote_ref.scoring import DealScore, score_deal
+from belote_ref.scoring import Belote, DealScore, score_deal
 
 __all__ = [
     "Auction",
     "AuctionStatus",
     "DealState",
     "Phase",
+    "PlayedDeal",
     "complete_hands",
     "deal_first_hands",
+    "play_out",
     "run_auction",
 ]
 
@@ -100,12 +104,22 @@ def _completed(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat, 
 
 
 @functools.cache
-def _open_status(allow_turned_suit: bool, eldest: Seat, turned_suit: Suit, count: int) -> AuctionStatus:
-    """The status before call ``count`` (0 to 7) of the first two rounds; shared, since it is frozen."""
+def _other_calls(trumps: frozenset[Trump]) -> tuple[str, ...]:
+    """The round-2 calls of the contracts other than a suit that ``trumps`` allows (``SA``, ``TA``)."""
+    return tuple(trump.letter for trump in sorted(trumps) if trump.suit is None)
+
+
+@functools.cache
+def _open_status(allow_turned_suit: bool, eldest: Seat, turned_suit: Suit, count: int,
+                 others: tuple[str, ...] = ()) -> AuctionStatus:
+    """The status before call ``count`` (0 to 7) of the first two rounds; shared, since it is frozen.
+
+    ``others`` are the calls of the contracts other than a suit (``SA``, ``TA``) allowed in round 2.
+    """
     if count < 4:
         return AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=1, legal=("pass", "take"))
     suits = tuple(letter for letter in SUIT_LETTERS if allow_turned_suit or letter != turned_suit.letter)
-    return AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=2, legal=("pass", *suits))
+    return AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=2, legal=("pass", *suits, *others))
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +127,8 @@ class AuctionStatus:
     """Where an auction stands.
 
     ``status`` is ``open`` (``next``, ``round`` and ``legal`` are set), ``taken`` (``taker``,
-    ``trump``, ``round``) or ``redeal`` (``next_dealer``).
+    ``trump``, ``round``) or ``redeal`` (``next_dealer``). ``trump`` is a :class:`Suit` for a suit
+    contract, ``Trump.SA`` or ``Trump.TA`` otherwise.
     """
 
     status: Literal["open", "taken", "redeal"]
@@ -121,7 +136,7 @@ class AuctionStatus:
     round: int | None = None
     legal: tuple[str, ...] = ()
     taker: Seat | None = None
-    trump: Suit | None = None
+    trump: Suit | Trump | None = None
     next_dealer: Seat | None = None
 
     def to_json(self) -> dict[str, object]:
@@ -144,6 +159,7 @@ class Auction:
         self.dealer = dealer
         self.turned = turned
         self.calls: list[str] = []
+        self._others = _other_calls(rules.trumps)
         self._status = self._compute()
 
     @property
@@ -157,10 +173,11 @@ class Auction:
         if count and self.calls[-1] != "pass":
             last = self.calls[-1]
             taker = SEATS[(eldest + count - 1) & 3] if count <= 8 else eldest
-            trump = self.turned.suit if last == "take" else Suit.parse(last)
+            trump = self.turned.suit if last == "take" else trump_of(Trump.parse(last))
             return AuctionStatus("taken", taker=taker, trump=trump, round=min((count - 1) // 4 + 1, 3))
         if count < 8:
-            return _open_status(self.rules["bidding.round2_allow_turnup_suit"], eldest, self.turned.suit, count)
+            return _open_status(self.rules["bidding.round2_allow_turnup_suit"], eldest, self.turned.suit, count,
+                                self._others)
         rule = self.rules["bidding.all_pass"]
         if rule == "forced_third_round":
             return AuctionStatus("open", next=eldest, round=3, legal=tuple(SUIT_LETTERS))
@@ -168,7 +185,7 @@ class Auction:
         return AuctionStatus("redeal", next_dealer=next_dealer)
 
     def call(self, token: str) -> AuctionStatus:
-        """Make the next call (``pass``, ``take`` or a suit letter) and return the new status.
+        """Make the next call (``pass``, ``take``, a suit letter, ``SA`` or ``TA``) and return the new status.
 
         Raises :class:`~belote_ref.errors.IllegalCallError` naming the seat, the round, the rule
         and what was legal, when the call is not allowed (or the auction is over).
@@ -177,8 +194,12 @@ class Auction:
         if status.status != "open":
             raise IllegalCallError(f"call {token!r} after the auction ended ({status.status})")
         if token not in status.legal:
-            rule = "bidding.round2_allow_turnup_suit" if (
-                status.round == 2 and token == self.turned.suit.letter) else "bidding.calls"
+            if status.round == 2 and token == self.turned.suit.letter:
+                rule = "bidding.round2_allow_turnup_suit"
+            elif status.round == 2 and token in ("SA", "TA"):
+                rule = "bidding.contracts"
+            else:
+                rule = "bidding.calls"
             raise IllegalCallError(
                 f"{status.next.name if status.next is not None else '?'} may not call {token!r} in round {status.round} "
                 f"({rule}); legal: {' '.join(status.legal)}"
@@ -251,10 +272,10 @@ class DealState:
         self.auction = Auction(rules, dealer, turned)
         self.phase = Phase.AUCTION
         self.taker: Seat | None = None
-        self.trump: Suit | None = None
+        self.trump: Suit | Trump | None = None
         self.hands: list[int] = [self.first_hands[seat].mask for seat in SEATS]
         self.full_hands: dict[Seat, CardSet] = {}
-        self.belote: Seat | None = None
+        self.belote: Belote = None
         self.declarations: list[Declaration] = []
         self.plays: list[Card] = []
         self.tricks: list[Trick] = []
@@ -322,7 +343,7 @@ class DealState:
             self.phase = Phase.REDEAL
         return status
 
-    def _start_play(self, taker: Seat, trump: Suit) -> None:
+    def _start_play(self, taker: Seat, trump: Suit | Trump) -> None:
         self.taker, self.trump = taker, trump
         if self._completion is not None:
             for seat in Seat:
@@ -358,9 +379,18 @@ class DealState:
 
     # ----------------------------------------------------------------------------- declarations
 
-    def declare_belote(self, seat: Seat) -> None:
-        """Record that ``seat`` announced belote-rebelote (checked when the deal is scored)."""
-        self.belote = seat
+    def declare_belote(self, seat: Seat, suit: Suit | None = None) -> None:
+        """Record that ``seat`` announced belote-rebelote (checked when the deal is scored).
+
+        At tout-atout, where every suit may hold a belote, name its ``suit``: each call adds one
+        belote to :attr:`belote`, then a mapping suit -> seat.
+        """
+        if suit is None:
+            self.belote = seat
+            return
+        belotes = dict(self.belote) if isinstance(self.belote, Mapping) else {}
+        belotes[suit] = seat
+        self.belote = belotes
 
     def declare(self, declaration: Declaration) -> None:
         """Record a declared (and shown) combination.
@@ -452,3 +482,84 @@ class DealState:
             validate=False,
         )
         self.phase = Phase.SCORED
+
+
+# ----------------------------------------------------------------------------- a deal under a given contract
+
+
+@dataclass(frozen=True)
+class PlayedDeal:
+    """The outcome of :func:`play_out`: the trick winners, the legal plays at each turn (when
+    asked for) and the score."""
+
+    trick_winners: tuple[Seat, ...]
+    legal: tuple[CardSet, ...] | None
+    score: DealScore
+
+
+def play_out(
+    rules: Ruleset,
+    *,
+    hands: Mapping[Seat, CardSet],
+    trump: Suit | Trump,
+    taker: Seat,
+    leader: Seat,
+    plays: Sequence[Card],
+    belote: Belote = None,
+    announcements: Sequence[Declaration] = (),
+    pot: int = 0,
+    legal: bool = False,
+) -> PlayedDeal:
+    """Play a whole deal whose contract is known: 32 cards from the four 8-card ``hands``.
+
+    ``leader`` leads trick 1 (the dealer is the seat before him, for eldest-based rules); each
+    trick's winner leads the next. Every card is checked against the legal plays of its turn
+    (``legal=True`` keeps them, one :class:`CardSet` per turn); then the deal is scored by
+    :func:`~belote_ref.scoring.score_deal` with ``belote`` and ``announcements``.
+
+    Raises :class:`~belote_ref.errors.BeloteRefError` with code ``bad_deal`` unless the hands
+    are 8 cards each and 32 distinct cards in all, or there are not 32 plays (``index`` = the
+    number of plays given); :class:`~belote_ref.errors.IllegalPlayError` (code ``illegal_play``
+    or ``card_not_in_hand``, ``index`` = the 0-based index into ``plays``) at the first card that
+    may not be played; :class:`~belote_ref.scoring.InconsistentDealError` (``bad_belote``,
+    ``bad_announcement``) from the scoring.
+    """
+    seen = 0
+    for seat in SEATS:
+        hand = hands[seat]
+        if len(hand) != 8 or hand.mask & seen:
+            raise BeloteRefError(f"{seat.name}'s hand must be 8 cards not dealt elsewhere; found {hand}",
+                                 code="bad_deal", index=0)
+        seen |= hand.mask
+    if len(plays) != 32:
+        raise BeloteRefError(f"a deal is 32 plays; found {len(plays)}", code="bad_deal", index=len(plays))
+    masks = [hands[seat].mask for seat in SEATS]
+    allowed: list[CardSet] = []
+    tricks: list[Trick] = []
+    first = leader
+    cards: list[Card] = []
+    strength = rules.strength[trump]
+    for index, card in enumerate(plays):
+        seat = SEATS[(first + len(cards)) & 3]
+        mask = legal_mask(rules, trump, masks[seat], first, tuple(cards))
+        if legal:
+            allowed.append(CardSet(mask))
+        if not mask >> card & 1:
+            hand = CardSet(masks[seat])
+            where = f"trick {len(tricks) + 1}, {seat.name} played {card}"
+            if card not in hand:
+                raise IllegalPlayError(f"{where}: not in hand ({hand})", code="card_not_in_hand", index=index)
+            violation = explain_illegal(rules, trump, hand, Trick(first, tuple(cards)), card)
+            assert violation is not None, "explain_illegal and legal_mask disagree"
+            raise IllegalPlayError(f"{where}: {violation.message} ({violation.rule}); legal: {violation.allowed}",
+                                   violation=violation, code=violation.code, index=index)
+        masks[seat] &= ~(1 << card)
+        cards.append(card)
+        if len(cards) == 4:
+            trick = tuple(cards)
+            tricks.append(Trick(first, trick))
+            first = SEATS[(first + _winning_index(strength, trick)) & 3]
+            cards = []
+    score = score_deal(rules, dealer=SEATS[(leader - 1) & 3], taker=taker, trump=trump, tricks=tricks,
+                       belote=belote, announcements=announcements, pot=pot, validate=False)
+    return PlayedDeal(score.trick_winners, tuple(allowed) if legal else None, score)

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from belote_ref.announcements import Declaration
-from belote_ref.cards import Seat, Suit, Team
+from belote_ref.cards import Seat, Suit, Team, Trump
 from belote_ref.play import Trick
 from belote_ref.rules import Ruleset
-from belote_ref.scoring import DealScore, score_deal
+from belote_ref.scoring import Belote, DealScore, score_deal
 
 __all__ = ["Match"]
 
@@ -50,14 +50,16 @@ class Match:
         *,
         dealer: Seat,
         taker: Seat,
-        trump: Suit,
+        trump: Suit | Trump,
         tricks: Sequence[Trick],
-        belote: Seat | None,
+        belote: Belote,
         announcements: Sequence[Declaration] = (),
     ) -> DealScore:
         """Score one played deal with the pot carried in, add it to the totals, apply the end rules.
 
-        Returns the deal's :class:`~belote_ref.scoring.DealScore`. Raises
+        ``trump`` and ``belote`` are as for :func:`~belote_ref.scoring.score_deal` (a suit, SA or
+        TA; at TA a mapping suit -> seat of the belotes). Returns the deal's
+        :class:`~belote_ref.scoring.DealScore`. Raises
         :class:`~belote_ref.errors.BeloteRefError` when the match is over or the deal is
         inconsistent (see :func:`~belote_ref.scoring.score_deal`).
         """

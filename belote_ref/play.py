@@ -7,6 +7,14 @@ The legal plays follow the obligation ladder R0-R5 of ``rules.md`` §1.6, switch
 :func:`legal_mask` is the same computation on int masks for simulations, and
 :func:`explain_illegal` says which rule forbids a card.
 
+Every function takes the contract's trump: a :class:`~belote_ref.cards.Suit`, or
+:class:`~belote_ref.cards.Trump` ``SA`` (sans-atout) or ``TA`` (tout-atout). At SA and TA no card
+is a trump over the other suits (FFB-B16 §11: "il est impossible de couper"): a trick goes to the
+highest card of the suit led, in ``sans_atout.card_order`` or ``tout_atout.card_order``, and a
+player must follow suit, else discard any card. At SA a follower heads the trick only under
+``play.must_head_plain_suit``, as in a plain suit; at TA he must beat the best card on the table
+when he can (``tout_atout.must_head``), even over his partner unless ``tout_atout.partner_relief``.
+
 >>> from belote_ref import CardSet, Seat, Suit, find_ruleset, parse_cards
 >>> classic = find_ruleset("classic")
 >>> trick = Trick(Seat.N, tuple(parse_cards("AS 9H")))
@@ -20,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from belote_ref.cards import CARDS, SUIT_LETTERS, Card, CardSet, Seat, Suit
+from belote_ref.cards import CARDS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump
 from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset
 
@@ -29,6 +37,8 @@ __all__ = [
     "RULE_FOLLOW_SUIT",
     "RULE_MUST_OVERTRUMP",
     "RULE_MUST_TRUMP",
+    "RULE_TA_MUST_HEAD",
+    "RULE_TA_PARTNER_RELIEF",
     "Trick",
     "Violation",
     "explain_illegal",
@@ -69,8 +79,10 @@ def _winning_index(strength: tuple[int, ...], cards: tuple[Card, ...] | list[Car
     return best
 
 
-def trick_winner(rules: Ruleset, trump: Suit, trick: Trick) -> Seat:
+def trick_winner(rules: Ruleset, trump: Suit | Trump, trick: Trick) -> Seat:
     """The seat whose card wins ``trick`` so far: the highest trump, else the highest card of the led suit.
+
+    At sans-atout and tout-atout: the highest card of the led suit in the contract's card order.
 
     Raises ``ValueError`` if the trick has no card.
     """
@@ -79,8 +91,11 @@ def trick_winner(rules: Ruleset, trump: Suit, trick: Trick) -> Seat:
     return trick.seat_of(_winning_index(rules.strength[trump], trick.cards))
 
 
-def trick_points(rules: Ruleset, trump: Suit, cards: Iterable[int]) -> int:
-    """The card points of ``cards`` with ``trump`` as trumps (no last-trick bonus)."""
+def trick_points(rules: Ruleset, trump: Suit | Trump, cards: Iterable[int]) -> int:
+    """The card points of ``cards`` with ``trump`` as trumps (no last-trick bonus).
+
+    At tout-atout these are the raw ``tout_atout.card_points``, before any conversion of the deal's
+    total (``tout_atout.scale_to``, applied to a whole deal by the scoring)."""
     table = rules.points[trump]
     return sum(table[card] for card in cards)
 
@@ -109,6 +124,18 @@ RULE_MUST_TRUMP: Final = "play.must_trump"
 """Base rule: void in the led suit, play a trump when you hold one (couper)."""
 RULE_MUST_OVERTRUMP: Final = "play.must_overtrump"
 """Base rule: play a trump higher than the best trump on the table when you hold one (monter, surcouper)."""
+RULE_TA_MUST_HEAD: Final = "tout_atout.must_head"
+"""At tout-atout: beat the best card of the suit led when you can (the registry parameter)."""
+RULE_TA_PARTNER_RELIEF: Final = "tout_atout.partner_relief"
+"""At tout-atout: the heading obligation also holds over the partner (the registry parameter)."""
+
+#: The trumps a contract can have, as table indices: the four suits, then SA and TA.
+_CONTRACTS: Final = range(6)
+
+
+def _trump_mask(trump: int) -> int:
+    """The cards that are trumps over the other suits: the trump suit, none at SA and TA."""
+    return 0xFF << (8 * trump) if trump < 4 else 0
 
 # undertrump_partner modes in the compiled tables
 _UP_ALLOWED: Final = 0
@@ -124,8 +151,9 @@ _FAST_LIMIT: Final = 256
 _PerTrump = tuple[
     tuple[tuple[int, ...], ...],  # eff[led][card]: strength if trump or of the led suit, else -1
     tuple[int, ...],  # above[card]: mask of the cards of the same suit that beat card
-    int,  # mask of the trump suit
-    bool,  # play.must_head_plain_suit
+    int,  # mask of the trump suit (0 at SA and TA)
+    bool,  # heading a suit led: play.must_head_plain_suit (tout_atout.must_head at TA)
+    bool,  # heading is waived while the partner wins (tout_atout.partner_relief at TA, else true)
     bool,  # play.partner_master_exception
     bool,  # play.trump_lead_overtrump == except_partner_winning
     bool,  # play.undertrump_over_opponent == optional
@@ -135,13 +163,15 @@ _PerTrump = tuple[
 
 @dataclass(frozen=True, slots=True)
 class _PlayPolicy:
-    """The five ``play.*`` parameter values, as the readable ladder reads them."""
+    """The five ``play.*`` parameter values and the two tout-atout ones, as the readable ladder reads them."""
 
     partner_master_exception: bool
     trump_lead_overtrump: str
     undertrump_over_opponent: str
     undertrump_partner: str
     must_head_plain_suit: bool
+    ta_must_head: bool = True
+    ta_partner_relief: bool = False
 
     @classmethod
     def of(cls, rules: Ruleset) -> _PlayPolicy:
@@ -151,10 +181,18 @@ class _PlayPolicy:
             undertrump_over_opponent=rules["play.undertrump_over_opponent"],
             undertrump_partner=rules["play.undertrump_partner"],
             must_head_plain_suit=bool(rules["play.must_head_plain_suit"]),
+            ta_must_head=bool(rules["tout_atout.must_head"]),
+            ta_partner_relief=bool(rules["tout_atout.partner_relief"]),
         )
 
     def value(self, parameter_id: str) -> object:
         return getattr(self, parameter_id.partition(".")[2])
+
+    def heading(self, trump: int) -> tuple[bool, bool, str]:
+        """(must head the suit led, waived while the partner wins, the rule) under ``trump``."""
+        if trump == Trump.TA:
+            return self.ta_must_head, self.ta_partner_relief, RULE_TA_MUST_HEAD
+        return self.must_head_plain_suit, True, "play.must_head_plain_suit"
 
 
 def _above_table(strength: tuple[int, ...]) -> tuple[int, ...]:
@@ -174,19 +212,19 @@ def _compile_fast(rules: Ruleset) -> tuple[object, ...]:
     """Compile (once per ruleset object) the tables and flags that :func:`legal_mask` reads."""
     policy = _PlayPolicy.of(rules)
     flags = (
-        policy.must_head_plain_suit,
         policy.partner_master_exception,
         policy.trump_lead_overtrump == "except_partner_winning",
         policy.undertrump_over_opponent == "optional",
         _UP_MODES[policy.undertrump_partner],
     )
     per_trump: list[_PerTrump] = []
-    for trump in range(4):
+    for trump in _CONTRACTS:
         strength = rules.strength[trump]
         eff = tuple(
             tuple(strength[card] if card >> 3 in (trump, led) else -1 for card in range(32)) for led in range(4)
         )
-        per_trump.append((eff, _above_table(strength), 0xFF << (8 * trump), *flags))
+        head, relief, _ = policy.heading(trump)
+        per_trump.append((eff, _above_table(strength), _trump_mask(trump), head, relief, *flags))
     entry = (*per_trump, rules)
     if len(_FAST) >= _FAST_LIMIT:
         _FAST.clear()
@@ -197,7 +235,7 @@ def _compile_fast(rules: Ruleset) -> tuple[object, ...]:
 def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: tuple[int, ...]) -> int:
     """The legal plays as a 32-bit card mask: the fast form of :func:`legal_plays`.
 
-    ``trump`` is the trump suit (``Suit`` or its int), ``hand_mask`` the player's
+    ``trump`` is the contract's trump (``Suit``, ``Trump`` or its int, 0 to 5), ``hand_mask`` the player's
     :attr:`CardSet.mask <belote_ref.cards.CardSet.mask>`, ``cards`` the cards of the trick so far in
     play order (0 to 3 cards). ``leader`` is the seat that led; it is accepted for symmetry with
     :class:`Trick` but the result does not depend on it: the partner of the seat to play is the one
@@ -216,7 +254,7 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
     entry: Any = _FAST.get(id(rules))
     if entry is None:
         entry = _compile_fast(rules)
-    effs, above, tmask, head, pme, tlo_relaxed, opp_optional, up_mode = entry[trump]
+    effs, above, tmask, head, relief, pme, tlo_relaxed, opp_optional, up_mode = entry[trump]
     w = cards[0]
     led = w >> 3
     eff = effs[led]
@@ -241,10 +279,10 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
         if over and not (tlo_relaxed and wi == n - 2):
             return over
         return same
-    # R2: plain suit led, player holds it
+    # R2: plain suit led (every suit at SA and TA), player holds it
     same = hand_mask & (0xFF << (led << 3))
     if same:
-        if head and ws < 8 and wi != n - 2:
+        if head and ws < 8 and not (relief and wi == n - 2):
             beat = same & above[w]
             if beat:
                 return beat
@@ -274,7 +312,7 @@ _new_cardset = object.__new__
 _set_cardset_mask = CardSet.__dict__["mask"].__set__
 
 
-def legal_plays(rules: Ruleset, trump: Suit, hand: CardSet, trick: Trick) -> CardSet:
+def legal_plays(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: Trick) -> CardSet:
     """The cards of ``hand`` that may be played to ``trick``, by the ladder of ``rules.md`` §1.6.
 
     The first rung whose condition holds decides:
@@ -284,8 +322,10 @@ def legal_plays(rules: Ruleset, trump: Suit, hand: CardSet, trick: Trick) -> Car
       ``play.trump_lead_overtrump`` is ``except_partner_winning`` and the partner is master);
       else any trump; void in trumps: any card;
     - R2: plain suit led and held: any card of it (``play.must_head_plain_suit``: the cards of
-      it that beat an opponent's winning card of that suit, if any);
-    - R3: void in the led suit and in trumps: any card;
+      it that beat an opponent's winning card of that suit, if any); at SA every suit is plain;
+      at TA the cards that beat the best card on the table, if any (``tout_atout.must_head``),
+      over the partner too unless ``tout_atout.partner_relief``;
+    - R3: void in the led suit and in trumps: any card (always so at SA and TA);
     - R4: partner is master and ``play.partner_master_exception``: any card, except that when
       the partner has ruffed, ``play.undertrump_partner`` may forbid trumps below his;
     - R5: otherwise, if the trick is ruffed, the higher trumps, else by
@@ -332,9 +372,9 @@ class _Position:
         index = _winning_index(strength, cards)  # type: ignore[arg-type]
         winner = cards[index]
         led = cards[0] >> 3
-        tmask = 0xFF << (8 * trump)
+        tmask = _trump_mask(trump)
         above = _above_table(strength)[winner]
-        winner_is_trump = winner >> 3 == trump
+        winner_is_trump = bool(tmask >> winner & 1)
         same = hand_mask & (0xFF << (8 * led))
         trumps = hand_mask & tmask
         return cls(
@@ -361,7 +401,8 @@ def _ladder(policy: _PlayPolicy, p: _Position) -> tuple[int, str]:
             return p.over, "R1.over"
         return p.same, "R1.same"
     if p.same:
-        if policy.must_head_plain_suit and not p.partner_master and not p.winner_is_trump and p.beat:
+        head, relief, _ = policy.heading(p.trump)
+        if head and not (relief and p.partner_master) and not p.winner_is_trump and p.beat:
             return p.beat, "R2.head"
         return p.same, "R2.follow"
     if not p.trumps:
@@ -410,7 +451,7 @@ def _fmt(mask: int) -> str:
     return str(CardSet(mask)) or "-"
 
 
-def explain_illegal(rules: Ruleset, trump: Suit, hand: CardSet, trick: Trick, card: Card) -> Violation | None:
+def explain_illegal(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: Trick, card: Card) -> Violation | None:
     """Say why ``card`` may not be played from ``hand`` to ``trick``; None when it is legal.
 
     ``Violation.rule`` names the rule an app author broke:
@@ -428,7 +469,11 @@ def explain_illegal(rules: Ruleset, trump: Suit, hand: CardSet, trick: Trick, ca
     ``play.trump_lead_overtrump``         trumps led, partner master, a higher trump held: the value
                                           ``always`` requires it
     ``play.must_head_plain_suit``         the card follows suit but does not beat the opponent's
-                                          winning card of that suit (R2)
+                                          winning card of that suit (R2; at SA too)
+    ``tout_atout.must_head``              at TA, the card follows suit but does not beat the best
+                                          card on the table, held by an opponent (R2)
+    ``tout_atout.partner_relief``         at TA, the same when the partner is winning: the value
+                                          ``false`` makes him go over his partner
     ``play.partner_master_exception``     partner is master and the exception is off: the card (a
                                           discard, or a lower trump) would be legal with it on
     ``play.undertrump_partner``           the card is a trump under the partner's ruff and the value
@@ -471,7 +516,10 @@ def _rule_of(policy: _PlayPolicy, p: _Position, rung: str, card: int) -> str:
     if rung in ("R1.over", "R1.same", "R2.follow", "R2.head") and not (p.same >> card & 1):
         return RULE_FOLLOW_SUIT
     if rung == "R2.head":
-        return "play.must_head_plain_suit"
+        _, _, rule = policy.heading(p.trump)
+        if rule == RULE_TA_MUST_HEAD and p.partner_master and not policy.ta_partner_relief:
+            return RULE_TA_PARTNER_RELIEF
+        return rule
     if rung.startswith("R4."):
         return "play.undertrump_partner"
     registry = load_registry()
@@ -501,6 +549,11 @@ def _message(rule: str, policy: _PlayPolicy, p: _Position, trick: Trick) -> str:
                 f"(play.trump_lead_overtrump: {policy.trump_lead_overtrump}): holds {_fmt(p.over)}")
     if rule == "play.must_head_plain_suit":
         return f"{seat} must beat the opponent's {winner} (play.must_head_plain_suit): holds {_fmt(p.beat)}"
+    if rule == RULE_TA_MUST_HEAD:
+        return f"{seat} must go over {winner} at tout-atout (tout_atout.must_head): holds {_fmt(p.beat)}"
+    if rule == RULE_TA_PARTNER_RELIEF:
+        return (f"{seat} must go over the partner's {winner} at tout-atout "
+                f"(tout_atout.partner_relief: false): holds {_fmt(p.beat)}")
     if rule == "play.partner_master_exception":
         return (f"{seat} must trump even though the partner is master "
                 f"(play.partner_master_exception: false): holds {_fmt(p.trumps)}")

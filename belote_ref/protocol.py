@@ -18,21 +18,21 @@ from typing import IO, Any
 
 from belote_ref import __version__
 from belote_ref.announcements import Declaration, combinations
-from belote_ref.cards import CardSet, Seat, Suit, Team, parse_card, parse_cards
-from belote_ref.deal import DealState, Phase, complete_hands, deal_first_hands, run_auction
+from belote_ref.cards import CardSet, Seat, Suit, Team, Trump, parse_card, parse_cards, trump_of
+from belote_ref.deal import DealState, Phase, complete_hands, deal_first_hands, play_out, run_auction
 from belote_ref.errors import BeloteRefError
 from belote_ref.jsonlines import JsonLineError, binary_input, decode_json_line, one_line, read_lines
 from belote_ref.match import Match
 from belote_ref.play import Trick, legal_plays, trick_points, trick_winner
 from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset
-from belote_ref.scoring import score_deal
+from belote_ref.scoring import Belote, score_deal
 
 __all__ = ["KINDS", "PROTOCOL_VERSION", "GivenError", "adapter", "answer", "hello", "reply_to_line", "run_case",
            "serve"]
 
 PROTOCOL_VERSION = 1
-KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match")
+KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match", "play")
 
 
 class GivenError(BeloteRefError):
@@ -55,10 +55,34 @@ def _seat(token: Any) -> Seat:
     return Seat.parse(token)
 
 
-def _suit(token: Any) -> Suit:
+def _trump(rules: Ruleset, token: Any) -> Suit | Trump:
+    """A contract's trump: a suit letter, ``SA`` or ``TA`` (the last two where ``bidding.contracts``
+    allows them)."""
     if not isinstance(token, str):
-        raise GivenError(f"expected a suit letter (S H D C); found {token!r}")
-    return Suit.parse(token)
+        raise GivenError(f"expected a contract's trump (S H D C, SA or TA); found {token!r}")
+    trump = Trump.parse(token)
+    if trump not in rules.trumps:
+        raise GivenError(f"trump {token}: this ruleset does not play that contract (bidding.contracts: "
+                         f"{', '.join(rules['bidding.contracts'])})")
+    return trump_of(trump)
+
+
+def _belote(rules: Ruleset, trump: Suit | Trump, data: Any) -> Belote:
+    """``given.belote``: null or the announcing seat; at a contract with several belote suits
+    (tout-atout), null or a mapping suit letter -> seat."""
+    if data is None:
+        return None
+    if len(rules.belote_suits[trump]) > 1:
+        if not isinstance(data, Mapping) or not data:
+            raise GivenError(f"given.belote at {trump.letter}: null or a mapping suit -> seat (one entry per "
+                             f"belote, e.g. {{\"H\": \"N\"}}); found {data!r}")
+        belotes = {}
+        for suit, seat in data.items():
+            if not isinstance(suit, str) or len(suit) != 1:
+                raise GivenError(f"given.belote: expected a suit letter (S H D C) as key; found {suit!r}")
+            belotes[Suit.parse(suit)] = _seat(seat)
+        return belotes
+    return _seat(data)
 
 
 def _cards(tokens: Any) -> list[Any]:
@@ -118,12 +142,12 @@ def _auction(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
 
 def _legal_plays(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     trick = _trick(_field(given, "trick"))
-    legal = legal_plays(rules, _suit(_field(given, "trump")), CardSet(_cards(_field(given, "hand"))), trick)
+    legal = legal_plays(rules, _trump(rules, _field(given, "trump")), CardSet(_cards(_field(given, "hand"))), trick)
     return {"legal": legal.tokens()}
 
 
 def _trick_winner(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
-    trump = _suit(_field(given, "trump"))
+    trump = _trump(rules, _field(given, "trump"))
     trick = _trick(_field(given, "trick"))
     if len(trick.cards) != 4:
         raise GivenError("trick_winner needs a trick of 4 cards")
@@ -131,11 +155,11 @@ def _trick_winner(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _announcements(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
-    found = combinations(rules, _suit(_field(given, "trump")), CardSet(_cards(_field(given, "hand"))))
+    found = combinations(rules, _trump(rules, _field(given, "trump")), CardSet(_cards(_field(given, "hand"))))
     return {"combinations": [combination.to_json() for combination in found]}
 
 
-def _declarations(rules: Ruleset, trump: Suit, data: Any) -> list[Declaration]:
+def _declarations(rules: Ruleset, trump: Suit | Trump, data: Any) -> list[Declaration]:
     if data is None:
         return []
     if not isinstance(data, list):
@@ -150,17 +174,18 @@ def _declarations(rules: Ruleset, trump: Suit, data: Any) -> list[Declaration]:
 
 
 def _score_arguments(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
-    trump = _suit(_field(given, "trump"))
+    if not isinstance(given, Mapping):
+        raise GivenError(f"a deal to score is an object {{dealer, taker, trump, tricks, ...}}; found {given!r}")
+    trump = _trump(rules, _field(given, "trump"))
     tricks = _field(given, "tricks")
     if not isinstance(tricks, list):
         raise GivenError("given.tricks must be a list")
-    belote = given.get("belote")
     return {
         "dealer": _seat(_field(given, "dealer")),
         "taker": _seat(_field(given, "taker")),
         "trump": trump,
         "tricks": [_trick(t) for t in tricks],
-        "belote": _seat(belote) if belote is not None else None,
+        "belote": _belote(rules, trump, given.get("belote")),
         "announcements": _declarations(rules, trump, given.get("announcements")),
     }
 
@@ -201,9 +226,12 @@ def _replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
         return {"status": "redeal", "next_dealer": state.next_dealer.name}
     if state.phase is not Phase.PLAY or state.trump is None:
         raise GivenError("the calls do not end the auction")
-    belote = given.get("belote")
-    if belote is not None:
-        state.declare_belote(_seat(belote))
+    belote = _belote(rules, state.trump, given.get("belote"))
+    if isinstance(belote, Seat):
+        state.declare_belote(belote)
+    elif belote is not None:
+        for suit, seat in belote.items():
+            state.declare_belote(seat, suit)
     try:
         for declaration in _declarations(rules, state.trump, given.get("announcements")):
             state.declare(declaration)
@@ -242,6 +270,38 @@ def _match(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _play(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    """A whole deal under a given contract: ``{hands, contract: {trump, taker}, leader, plays,
+    belote, announcements, want_legal, pot}`` (the last four optional)."""
+    contract = _field(given, "contract")
+    if not isinstance(contract, Mapping):
+        raise GivenError(f"given.contract must be {{trump, taker}}; found {contract!r}")
+    trump = _trump(rules, _field(contract, "trump"))
+    taker = _seat(_field(contract, "taker"))
+    hands = _hands(_field(given, "hands"))
+    leader = _seat(_field(given, "leader"))
+    plays = _cards(_field(given, "plays"))
+    want_legal = given.get("want_legal", False)
+    if not isinstance(want_legal, bool):
+        raise GivenError(f"given.want_legal must be true or false; found {want_legal!r}")
+    if len(plays) != 32:
+        raise GivenError(f"given.plays must be the 32 cards of a whole deal; found {len(plays)}")
+    belote = _belote(rules, trump, given.get("belote"))
+    try:
+        announcements = _declarations(rules, trump, given.get("announcements"))
+        played = play_out(rules, hands=hands, trump=trump, taker=taker, leader=leader, plays=plays, belote=belote,
+                          announcements=announcements, pot=_pot(given), legal=want_legal)
+    except GivenError:
+        raise
+    except BeloteRefError as error:
+        return _rejected(error, "illegal_play")
+    result: dict[str, Any] = {"trick_winners": [seat.name for seat in played.trick_winners]}
+    if played.legal is not None:
+        result["legal"] = [allowed.tokens() for allowed in played.legal]
+    result["score"] = played.score.to_json()
+    return result
+
+
 _HANDLERS: dict[str, Callable[[Ruleset, Mapping[str, Any]], dict[str, Any]]] = {
     "deal": _deal,
     "auction": _auction,
@@ -251,6 +311,7 @@ _HANDLERS: dict[str, Callable[[Ruleset, Mapping[str, Any]], dict[str, Any]]] = {
     "score": _score,
     "replay": _replay,
     "match": _match,
+    "play": _play,
 }
 
 

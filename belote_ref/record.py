@@ -12,7 +12,7 @@ matter), tricks are listed in play order with their leader, and the result is wr
     turned: JH
     calls: [pass, take]
     completion: {N: [...3], E: [...], S: [...], W: [...2]}          # what each seat receives next
-    belote: N                                                       # or null
+    belote: N                                                       # or null; at TA {H: N, ...}
     announcements: [{seat: N, kind: tierce, cards: [7C, 8C, 9C]}]
     tricks:
       - {leader: W, cards: [AS, 9H, 7S, 8S]}
@@ -45,12 +45,13 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from belote_ref.announcements import Declaration
-from belote_ref.cards import Card, CardSet, Seat, parse_card
+from belote_ref.cards import Card, CardSet, Seat, Suit, parse_card
 from belote_ref.deal import DealState, Phase
 from belote_ref.play import Trick
 from belote_ref.errors import BeloteRefError, NotationError
 from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_json_lines
 from belote_ref.rules import Ruleset, find_ruleset
+from belote_ref.scoring import Belote
 from belote_ref.yamlsource import KeyPath, Located, read_yaml
 
 __all__ = ["DealRecord", "RecordCheck", "RecordError", "ReplayReport", "check_records", "describe", "read_records",
@@ -80,7 +81,7 @@ class DealRecord:
     turned: Card
     calls: list[str]
     completion: dict[Seat, CardSet] | None
-    belote: Seat | None
+    belote: Belote
     announcements: list[Mapping[str, Any]]
     plays: list[Card]
     pot: int = 0
@@ -140,6 +141,23 @@ def _seat_map(data: Any, where: str, what: str) -> dict[Seat, CardSet]:
     return result
 
 
+def _belote(token: Any) -> Belote:
+    """A record's ``belote``: null, a seat, or (tout-atout) a mapping suit -> seat."""
+    if token is None:
+        return None
+    if isinstance(token, dict):
+        return {Suit.parse(str(suit)): Seat.parse(str(seat)) for suit, seat in token.items()}
+    return Seat.parse(token)
+
+
+def _belote_json(belote: Belote) -> Any:
+    if belote is None:
+        return None
+    if isinstance(belote, Seat):
+        return belote.name
+    return {suit.letter: seat.name for suit, seat in sorted(belote.items())}
+
+
 def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -> DealRecord:
     """Build a :class:`DealRecord` from parsed YAML/JSON; raises :class:`RecordError` when malformed."""
     file = source.file if source else "<record>"
@@ -158,8 +176,7 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     try:
         dealer = Seat.parse(_require(data, "dealer", at()))
         turned = parse_card(str(_require(data, "turned", at())))
-        belote_token = data.get("belote")
-        belote = Seat.parse(belote_token) if belote_token is not None else None
+        belote = _belote(data.get("belote"))
     except NotationError as error:
         raise RecordError(str(error), location=at(), code="bad_notation") from None
     hands = _seat_map(_require(data, "hands", at()), at("hands"), "hands")
@@ -167,7 +184,7 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     completion = _seat_map(completion_data, at("completion"), "completion") if completion_data is not None else None
     calls = data.get("calls", [])
     if not isinstance(calls, list) or not all(isinstance(c, str) for c in calls):
-        raise RecordError("'calls' must be a list of calls (pass, take, S, H, D, C)", location=at("calls"))
+        raise RecordError("'calls' must be a list of calls (pass, take, S, H, D, C, SA, TA)", location=at("calls"))
     plays: list[Card] = []
     leaders: list[Seat | None] = []
     if "tricks" in data:
@@ -295,7 +312,7 @@ def record_of(state: DealState) -> dict[str, Any]:
         "turned": str(state.turned),
         "calls": list(state.auction.calls),
         "completion": completion,
-        "belote": state.belote.name if state.belote is not None else None,
+        "belote": _belote_json(state.belote),
         "announcements": [
             {"seat": d.seat.name, "kind": d.combination.kind, "cards": d.combination.cards.tokens()}
             for d in state.declarations
@@ -378,8 +395,11 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
                                        code="illegal_call" if error.code == "illegal_call" else error.code, index=index)
             return report
     if state.phase is Phase.PLAY:
-        if record.belote is not None:
+        if isinstance(record.belote, Seat):
             state.declare_belote(record.belote)
+        elif record.belote is not None:
+            for suit, seat in record.belote.items():
+                state.declare_belote(seat, suit)
         assert state.trump is not None
         for index, data in enumerate(record.announcements):
             try:
@@ -525,8 +545,11 @@ def describe(report: ReplayReport) -> str:
         assert state.next_dealer is not None
         why = "everybody passed" if status.status == "redeal" else "four sevens in one hand"
         out.append(f"{why}: redeal, next dealer {state.next_dealer.name}")
-    if state.belote is not None:
+    if isinstance(state.belote, Seat):
         out.append(f"belote announced by {state.belote.name}")
+    elif state.belote:
+        out.append("belote announced by " + ", ".join(f"{seat.name} in {suit.letter}"
+                                                      for suit, seat in sorted(state.belote.items())))
     for declaration in state.declarations:
         out.append(f"{declaration.seat.name} declares {declaration.combination.kind} {declaration.combination.cards}")
     tricks = list(state.tricks)

@@ -155,7 +155,11 @@ def value_schema(parameter: Parameter) -> dict[str, Any]:
             },
         }
     if kind == "contract_list":
-        return {"type": "array", "minItems": 1, "uniqueItems": True, "items": {"enum": ["suit"]}}
+        # Any set of the contracts the documented values name, a suit contract always among them
+        # (the first round of the auction takes the turned card's suit).
+        kinds = list(dict.fromkeys(item for value in parameter.values for item in value))
+        return {"type": "array", "minItems": 1, "uniqueItems": True, "items": {"enum": kinds},
+                "contains": {"const": "suit"}}
     if kind == "announcement_values":
         return {
             "type": "object",

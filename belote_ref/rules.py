@@ -38,7 +38,7 @@ from typing import Any
 
 import jsonschema
 
-from belote_ref.cards import RANK_LETTERS, Rank, Suit
+from belote_ref.cards import RANK_LETTERS, Rank, Suit, Trump
 from belote_ref.errors import Diagnostic, RulesetError, UnknownRulesetError
 from belote_ref.registry import Registry, load_registry, ruleset_schema
 from belote_ref.resources import data_dir
@@ -47,6 +47,7 @@ from belote_ref.yamlsource import KeyPath, Located, format_path, read_yaml
 __all__ = ["Ruleset", "find_ruleset", "load_ruleset", "shipped_rulesets"]
 
 METADATA_KEYS = ("id", "version", "title", "description", "extends", "sources")
+_BELOTE_SUITS: dict[str, tuple[Suit, ...]] = {"none": (), "each_suit": tuple(Suit)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,10 +55,21 @@ class Ruleset:
     """A resolved, validated ruleset compiled into lookup tables. Frozen and hashable.
 
     ``ruleset["play.undertrump_partner"]`` reads a resolved parameter value. The tables are
-    indexed by trump suit then card index (``suit * 8 + rank``):
+    indexed by the contract's trump (:class:`~belote_ref.cards.Trump`: the suits 0 to 3, then
+    ``SA`` 4 and ``TA`` 5) then, for the card tables, by card index (``suit * 8 + rank``):
 
-    - ``strength[trump][card]``: 8..15 for trumps (higher is stronger), 0..7 for plain cards;
-    - ``points[trump][card]``: card points.
+    - ``strength[trump][card]``: 8..15 for a card that beats every card of another suit (a trump
+      at a suit contract), 0..7 otherwise, higher is stronger; at SA and TA every card is 0..7, in
+      ``sans_atout.card_order`` or ``tout_atout.card_order``, since only the suit led can win;
+    - ``points[trump][card]``: card points (at TA the raw ``tout_atout.card_points``);
+    - ``scale[trump]``: ``(scale_to, raw deal total, rounding)`` when the contract's card points
+      are converted, the raw deal total differing from ``tout_atout.scale_to`` (converted and rounded
+      by ``tout_atout.rounding``), else ``None``;
+    - ``carres[trump][rank]``: the value of a carré (``announcements.values`` at a suit
+      contract, ``sans_atout.carres``, ``tout_atout.carres``);
+    - ``belote_suits[trump]``: the suits whose king and queen make a belote (the trump suit; none
+      at SA by ``sans_atout.belote``; all four at TA by ``tout_atout.belote``);
+    - ``trumps``: the contracts ``bidding.contracts`` allows (the four suits, then SA and TA).
     """
 
     id: str
@@ -71,6 +83,10 @@ class Ruleset:
     strength: tuple[tuple[int, ...], ...] = field(repr=False)
     points: tuple[tuple[int, ...], ...] = field(repr=False)
     sequence_order: tuple[Rank, ...] = field(repr=False)
+    scale: tuple[tuple[int, int, str] | None, ...] = field(repr=False)
+    carres: tuple[tuple[int, ...], ...] = field(repr=False)
+    belote_suits: tuple[tuple[Suit, ...], ...] = field(repr=False)
+    trumps: frozenset[Trump] = field(repr=False)
     _key: str = field(repr=False)
     overrides: frozenset[str] = field(default=frozenset(), repr=False)
 
@@ -131,10 +147,17 @@ def _compile(
     params: dict[str, Any],
     overrides: frozenset[str] = frozenset(),
 ) -> Ruleset:
-    trump_order = [Rank(RANK_LETTERS.index(r)) for r in params["cards.trump_order"]]
-    plain_order = [Rank(RANK_LETTERS.index(r)) for r in params["cards.plain_order"]]
-    trump_points = {Rank(RANK_LETTERS.index(r)): v for r, v in params["cards.trump_points"].items()}
-    plain_points = {Rank(RANK_LETTERS.index(r)): v for r, v in params["cards.plain_points"].items()}
+    def order(pid: str) -> list[Rank]:
+        return [Rank(RANK_LETTERS.index(r)) for r in params[pid]]
+
+    def table_of(values: Mapping[str, int]) -> dict[Rank, int]:
+        return {Rank(RANK_LETTERS.index(r)): v for r, v in values.items()}
+
+    def table(pid: str) -> dict[Rank, int]:
+        return table_of(params[pid])
+
+    trump_order, plain_order = order("cards.trump_order"), order("cards.plain_order")
+    trump_points, plain_points = table("cards.trump_points"), table("cards.plain_points")
     strength: list[tuple[int, ...]] = []
     points: list[tuple[int, ...]] = []
     for trump in Suit:
@@ -150,6 +173,26 @@ def _compile(
                 points_row.append(plain_points[rank])
         strength.append(tuple(strength_row))
         points.append(tuple(points_row))
+    # Sans-atout and tout-atout: one order and one point table for every suit; no card beats
+    # the suit led, so every strength stays below 8.
+    for area in ("sans_atout", "tout_atout"):
+        ranks, values = order(f"{area}.card_order"), table(f"{area}.card_points")
+        strength.append(tuple(7 - ranks.index(Rank(card & 7)) for card in range(32)))
+        points.append(tuple(values[Rank(card & 7)] for card in range(32)))
+    bonus = params["scoring.last_trick_bonus"]
+    scale_to, raw_total = params["tout_atout.scale_to"], sum(points[Trump.TA]) + bonus
+    ta_scale = (scale_to, raw_total, params["tout_atout.rounding"]) if raw_total != scale_to else None
+    scale = (None, None, None, None, None, ta_scale)
+    suit_carres = table_of(params["announcements.values"]["carre"])
+    carres = tuple(tuple(by_rank[Rank(r)] for r in range(8))
+                   for by_rank in (suit_carres,) * 4 + (table("sans_atout.carres"), table("tout_atout.carres")))
+    # The values the registry allows: no belote at SA (none), one in every suit at TA (each_suit).
+    belote_suits = (*((suit,) for suit in Suit),
+                    _BELOTE_SUITS[params["sans_atout.belote"]], _BELOTE_SUITS[params["tout_atout.belote"]])
+    allowed = {Trump(suit) for suit in Suit}
+    for contract, contract_trump in (("sans_atout", Trump.SA), ("tout_atout", Trump.TA)):
+        if contract in params["bidding.contracts"]:
+            allowed.add(contract_trump)
     sequence = tuple(Rank(RANK_LETTERS.index(r)) for r in params["cards.sequence_order"])
     key = json.dumps([id, version, params], sort_keys=True)
     return Ruleset(
@@ -164,6 +207,10 @@ def _compile(
         strength=tuple(strength),
         points=tuple(points),
         sequence_order=sequence,
+        scale=scale,
+        carres=carres,
+        belote_suits=belote_suits,
+        trumps=frozenset(allowed),
         _key=key,
         overrides=overrides,
     )
@@ -395,7 +442,7 @@ def _normalize_ranks(data: dict[str, Any], registry: Registry) -> None:
 
 
 def _semantic_checks(params: dict[str, Any], registry: Registry, locate: Any) -> list[Diagnostic]:
-    """Checks a schema cannot express: the pack's points and the deal packets."""
+    """Checks a schema cannot express: the pack's points at every contract and the deal packets."""
     diagnostics: list[Diagnostic] = []
 
     def at(pid: str, message: str) -> Diagnostic:
@@ -411,6 +458,13 @@ def _semantic_checks(params: dict[str, Any], registry: Registry, locate: Any) ->
             at(culprit, f"the point tables must total {registry.pack_points} for the pack "
                         f"(trump suit + 3 plain suits); found {trump_total} + 3 x {plain_total} = {pack}")
         )
+    sans_atout = 4 * sum(params["sans_atout.card_points"].values())
+    if sans_atout != registry.pack_points:
+        diagnostics.append(at("sans_atout.card_points", f"the sans-atout points must total {registry.pack_points} for "
+                                                        f"the pack (4 suits); found 4 x {sans_atout // 4} = {sans_atout}"))
+    if not sum(params["tout_atout.card_points"].values()) + params["scoring.last_trick_bonus"]:
+        diagnostics.append(at("tout_atout.card_points", "a tout-atout deal must hold some points to be converted to "
+                                                        "tout_atout.scale_to; found none"))
     for index, packet in enumerate(params["deal.first_packets"]):
         if sum(packet) != 5:
             diagnostics.append(at("deal.first_packets", f"packet {index + 1} {packet} deals {sum(packet)} cards; expected 5"))

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from belote_ref.announcements import Declaration, announcement_points, make_combination
-from belote_ref.cards import Card, Rank, SEATS, Seat, Suit, Team
+from belote_ref.cards import Card, Rank, SEATS, Seat, Suit, Team, Trump
 from belote_ref.errors import BeloteRefError
 from belote_ref.play import Trick, _winning_index, trick_winner
 from belote_ref.rules import Ruleset
@@ -45,6 +45,8 @@ __all__ = [
 Contract = Literal["made", "down", "litige", "replay"]
 """The outcome of the contract test: made, down (chute), litige (tie held in the pot) or replay."""
 
+#: The parameter holding a contract's card points, by trump (the suits, then SA and TA).
+_POINTS_RULE = ("cards.trump_points",) * 4 + ("sans_atout.card_points", "tout_atout.card_points")
 _ON_TIE: dict[str, Contract] = {"litige": "litige", "takers_fail": "down", "takers_succeed": "made", "replay_deal": "replay"}
 TRICKS_PER_DEAL = 8
 CARDS_PER_TRICK = 4
@@ -93,6 +95,8 @@ class DealScore:
       test (only the comparison's winner has any);
     - ``belote``: the team credited with belote-rebelote before the contract test, or ``None``
       (what the contract result then does with those points is in ``deal_score`` and ``lines``);
+      at a contract with several belote suits (tout-atout) a mapping suit -> team of the belotes
+      credited, or ``None`` when there is none;
     - ``contract``: ``made``, ``down``, ``litige`` or ``replay``;
     - ``capot``: the team that won all 8 tricks, or ``None``;
     - ``deal_score``: what each team writes on the sheet for this deal, pot payout and rounding
@@ -104,7 +108,7 @@ class DealScore:
     trick_winners: tuple[Seat, ...]
     card_points: dict[Team, int]
     announcements: dict[Team, int]
-    belote: Team | None
+    belote: Team | Mapping[Suit, Team] | None
     contract: Contract
     capot: Team | None
     deal_score: dict[Team, int]
@@ -120,13 +124,21 @@ class DealScore:
 
         ``{"trick_winners": [seats], "card_points": {"NS", "EW"}, "announcements": {...},
         "belote": "EW" | None, "contract": ..., "capot": "NS" | None, "deal_score": {...},
-        "pot": int}``.
+        "pot": int}``; at tout-atout ``"belote"`` is ``{"H": "NS", ...}`` (suits in the order
+        S H D C) or ``None``.
         """
+        belote: Any
+        if isinstance(self.belote, Team):
+            belote = self.belote.value
+        elif self.belote:
+            belote = {suit.letter: team.value for suit, team in sorted(self.belote.items())}
+        else:
+            belote = None
         return {
             "trick_winners": [seat.name for seat in self.trick_winners],
             "card_points": {team.value: self.card_points[team] for team in _TEAMS},
             "announcements": {team.value: self.announcements[team] for team in _TEAMS},
-            "belote": self.belote.value if self.belote is not None else None,
+            "belote": belote,
             "contract": self.contract,
             "capot": self.capot.value if self.capot is not None else None,
             "deal_score": {team.value: self.deal_score[team] for team in _TEAMS},
@@ -134,12 +146,29 @@ class DealScore:
         }
 
 
-def deal_total(rules: Ruleset, trump: Suit) -> int:
-    """The card points of a deal outside capot: the pack's points plus the last-trick bonus.
+#: A belote as given to :func:`score_deal`: the announcing seat (the trump suit's king and queen),
+#: or at a contract with several belote suits (tout-atout) a mapping suit -> announcing seat.
+Belote = Seat | Mapping[Suit, Seat] | None
 
-    162 in every shipped ruleset (152 + 10), but always computed from ``rules``.
+
+def deal_total(rules: Ruleset, trump: Suit | Trump) -> int:
+    """The card points of a deal outside capot: the pack's points plus the last-trick bonus, or
+    the converted total when the contract's points are converted (``tout_atout.scale_to``).
+
+    162 in every shipped ruleset (152 + 10, or 258 converted to 162), but always computed from
+    ``rules``.
     """
+    scale = rules.scale[trump]
+    if scale is not None:
+        return scale[0]
     return sum(rules.points[trump]) + rules["scoring.last_trick_bonus"]
+
+
+def _convert(points: int, scale: tuple[int, int, str]) -> int:
+    """``points`` of a deal whose raw total is ``scale[1]``, brought to ``scale[0]`` and rounded
+    by ``scale[2]`` (``nearest``: to the nearest point, a half upward)."""
+    target, raw_total, _rounding = scale
+    return (2 * points * target + raw_total) // (2 * raw_total)
 
 
 # ---------------------------------------------------------------------------- validation
@@ -151,7 +180,7 @@ class _Play(NamedTuple):
 
 
 def _check_tricks(
-    rules: Ruleset, dealer: Seat, trump: Suit, tricks: Sequence[Trick]
+    rules: Ruleset, dealer: Seat, trump: Suit | Trump, tricks: Sequence[Trick]
 ) -> tuple[tuple[Seat, ...], dict[int, _Play]]:
     """Check the tricks in deal order and return (trick winners, who played each card and when).
 
@@ -228,22 +257,98 @@ class _TrustedPlays:
             raise KeyError(card)
         return play
 
+    def seat_masks(self) -> list[int]:
+        """The cards each seat played, as masks indexed by seat (one pass over the tricks)."""
+        masks = [0, 0, 0, 0]
+        for trick in self._tricks:
+            leader = trick.leader
+            for offset, card in enumerate(trick.cards):
+                masks[(leader + offset) & 3] |= 1 << card
+        return masks
 
-def _trusted_tricks(rules: Ruleset, trump: Suit, tricks: Sequence[Trick]) -> tuple[tuple[Seat, ...], _TrustedPlays]:
+
+def _trusted_tricks(rules: Ruleset, trump: Suit | Trump, tricks: Sequence[Trick]) -> tuple[tuple[Seat, ...], _TrustedPlays]:
     """Trick winners and who played each card, for tricks already known to be consistent."""
     strength = rules.strength[trump]
     winners = tuple(SEATS[(trick.leader + _winning_index(strength, trick.cards)) & 3] for trick in tricks)
     return winners, _TrustedPlays(tricks)
 
 
-def _belote_holder(trump: Suit, plays: Mapping[int, _Play] | _TrustedPlays) -> Seat | None:
-    """The seat that played both the king and the queen of trumps, or ``None``."""
-    king, queen = plays[Card.of(Rank.KING, trump)], plays[Card.of(Rank.QUEEN, trump)]
-    return king.seat if king.seat == queen.seat else None
+def _belote_holders(rules: Ruleset, trump: Suit | Trump,
+                    plays: Mapping[int, _Play] | _TrustedPlays) -> dict[Suit, Seat]:
+    """For each belote suit of the contract (``rules.belote_suits``), the seat that played both its
+    king and its queen, when one did."""
+    suits = rules.belote_suits[trump]
+    holders: dict[Suit, Seat] = {}
+    if len(suits) == 1:  # a suit contract: two look-ups
+        suit = suits[0]
+        king, queen = plays[Card.of(Rank.KING, suit)], plays[Card.of(Rank.QUEEN, suit)]
+        if king.seat == queen.seat:
+            holders[suit] = king.seat
+        return holders
+    if not suits:
+        return holders
+    masks = plays.seat_masks() if isinstance(plays, _TrustedPlays) else _seat_masks(plays)
+    for suit in suits:
+        pair = _KING_QUEEN[suit]
+        for seat in SEATS:
+            if masks[seat] & pair == pair:
+                holders[suit] = seat
+                break
+    return holders
+
+
+#: The king and queen of each suit, as a card mask.
+_KING_QUEEN = tuple((1 << Card.of(Rank.KING, suit)) | (1 << Card.of(Rank.QUEEN, suit)) for suit in Suit)
+
+
+def _seat_masks(plays: Mapping[int, _Play]) -> list[int]:
+    """The cards each seat played, as masks indexed by seat."""
+    masks = [0, 0, 0, 0]
+    for card, play in plays.items():
+        masks[play.seat] |= 1 << card
+    return masks
+
+
+def _announced_belotes(rules: Ruleset, trump: Suit | Trump, belote: Belote,
+                       plays: Mapping[int, _Play] | _TrustedPlays) -> dict[Suit, Seat]:
+    """The belotes announced, as suit -> seat, each checked against who played the king and queen.
+
+    A seat names the belote of the contract's only belote suit (the trump suit); a mapping names
+    each suit (tout-atout). Raises ``bad_belote`` (index 0) when a seat did not play both cards,
+    when the contract has no belote (sans-atout) or no such belote suit, or when a lone seat is given
+    where the contract has several belote suits.
+    """
+    suits = rules.belote_suits[trump]
+    if belote is None:
+        return {}
+    if isinstance(belote, Seat):
+        if not suits:
+            raise InconsistentDealError(
+                f"belote announced by {belote.name}, but this contract has no belote (sans_atout.belote none)",
+                code="bad_belote", index=0)
+        if len(suits) > 1:
+            raise InconsistentDealError(
+                f"belote announced by {belote.name} without a suit: at this contract every suit may hold a "
+                f"belote (tout_atout.belote), so name each one as suit -> seat", code="bad_belote", index=0)
+        announced = {suits[0]: belote}
+    else:
+        announced = dict(belote)
+    for suit, seat in announced.items():
+        if suit not in suits:
+            raise InconsistentDealError(
+                f"belote announced by {seat.name} in {suit.letter}, which holds no belote at this contract",
+                code="bad_belote", index=0)
+        if plays[Card.of(Rank.KING, suit)].seat != seat or plays[Card.of(Rank.QUEEN, suit)].seat != seat:
+            what = "of trumps" if len(suits) == 1 else f"of {suit.letter}"
+            raise InconsistentDealError(
+                f"belote announced by {seat.name}, who did not play both the king and the queen {what}",
+                code="bad_belote", index=0)
+    return announced
 
 
 def _check_declarations(
-    rules: Ruleset, trump: Suit, declarations: Sequence[Declaration], plays: Mapping[int, _Play] | _TrustedPlays
+    rules: Ruleset, trump: Suit | Trump, declarations: Sequence[Declaration], plays: Mapping[int, _Play] | _TrustedPlays
 ) -> list[Declaration]:
     """Re-derive every declaration from the cards its seat played; return the rebuilt declarations.
 
@@ -352,9 +457,9 @@ def score_deal(
     *,
     dealer: Seat,
     taker: Seat,
-    trump: Suit,
+    trump: Suit | Trump,
     tricks: Sequence[Trick],
-    belote: Seat | None,
+    belote: Belote,
     announcements: Sequence[Declaration] = (),
     pot: int = 0,
     final_deal: bool = False,
@@ -362,8 +467,11 @@ def score_deal(
 ) -> DealScore:
     """Score one played deal and return the itemised :class:`DealScore`.
 
-    ``tricks`` are the 8 tricks in order; ``belote`` is the seat that announced
-    belote-rebelote (or ``None``); ``announcements`` the declarations made and shown;
+    ``trump`` is the contract's trump: a :class:`~belote_ref.cards.Suit`, ``Trump.SA`` or
+    ``Trump.TA``. ``tricks`` are the 8 tricks in order; ``belote`` is the seat that announced
+    belote-rebelote (or ``None``), at tout-atout a mapping suit -> announcing seat (up to four
+    belotes, ``tout_atout.belote``; none at sans-atout, ``sans_atout.belote``);
+    ``announcements`` the declarations made and shown;
     ``pot`` the litige points carried in from earlier deals; ``final_deal`` marks the last deal
     of a match (``scoring.rounding.final_deal_exact``, ``scoring.litige.on_final_deal``).
 
@@ -373,14 +481,20 @@ def score_deal(
        its winner's team, and ``scoring.last_trick_bonus`` to the winner of trick 8. A team that
        wins all 8 tricks makes **capot** (``scoring.capot.mode``): ``raised_last_trick`` replaces
        the bonus by ``scoring.capot.last_trick_bonus`` (152 + 100 = 252); ``flat`` gives the
-       sweeping team ``scoring.capot.value`` card points (250). The swept team has 0.
+       sweeping team ``scoring.capot.value`` card points (250). The swept team has 0. When the
+       contract's points are converted (tout-atout with ``tout_atout.scale_to``: 258 to 162), each
+       team's card points, last-trick bonus included, are converted and rounded
+       (``tout_atout.rounding``); a capot counts from the converted whole deal, its bonus raised
+       as above (162 - 10 + 100 = 252). Everything after this step sees only converted points.
     2. **Belote** (§1.8): credited to the team of ``belote`` (checked: that seat played both
        the king and the queen of trumps). With ``belote.announcement: automatic`` it is credited
        to whoever played both, whatever ``belote`` says (a ``None`` there is a forgotten word the
        ruleset forgives). The other announcement modes read ``belote`` as given: one deal cannot
        express a forgotten "rebelote" or a per-game tolerance, so they act like
        ``both_words_strict``. With ``belote.king_first`` a queen played before the king scores
-       nothing (``belote`` is then ``None`` and a ``belote.king_first`` line says why).
+       nothing (``belote`` is then ``None`` and a ``belote.king_first`` line says why). At
+       tout-atout each suit's belote is checked, credited and worth ``belote.value`` on its own;
+       the team's belote points are the sum.
     3. **Announcements** (§1.9): when ``announcements.enabled``, every declaration is re-derived
        from the cards its seat played, then compared by
        :func:`~belote_ref.announcements.announcement_points` with eldest = the seat after the
@@ -421,19 +535,13 @@ def score_deal(
     guarantees; the belote and the declarations are still checked.
     """
     winners, plays = _check_tricks(rules, dealer, trump, tricks) if validate else _trusted_tricks(rules, trump, tricks)
-    holder = _belote_holder(trump, plays)
-    if belote is not None and belote != holder:
-        raise InconsistentDealError(
-            f"belote announced by {belote.name}, who did not play both the king and the queen of trumps",
-            code="bad_belote",
-            index=0,
-        )
+    announced = _announced_belotes(rules, trump, belote, plays)
     declarations = _check_declarations(rules, trump, announcements, plays)
     eldest = dealer.next
     takers, defenders = taker.team, taker.team.other
     sheet = _Sheet()
 
-    # 1. Card points and capot.
+    # 1. Card points and capot (converted to the contract's scale, if it has one).
     table = rules.points[trump]
     raw = {team: 0 for team in _TEAMS}
     for trick, winner in zip(tricks, winners):
@@ -441,32 +549,48 @@ def score_deal(
         raw[winner.team] += table[first] + table[second] + table[third] + table[fourth]
     last_team = winners[-1].team
     capot = winners[0].team if all(winner.team is winners[0].team for winner in winners) else None
+    bonus = rules["scoring.last_trick_bonus"]
+    scale = rules.scale[trump]
     card_points = dict(raw)
     if capot is None:
-        card_points[last_team] += rules["scoring.last_trick_bonus"]
+        card_points[last_team] += bonus
+        if scale is not None:
+            card_points = {team: _convert(card_points[team], scale) for team in _TEAMS}
     elif rules["scoring.capot.mode"] == "raised_last_trick":
-        card_points[capot] = raw[capot] + rules["scoring.capot.last_trick_bonus"]
+        # Converted, the sweeping team holds the whole converted deal; the capot then raises its
+        # last-trick bonus as at a suit contract (162 - 10 + 100 = 252).
+        whole = raw[capot] + bonus if scale is None else _convert(raw[capot] + bonus, scale)
+        card_points[capot] = whole - bonus + rules["scoring.capot.last_trick_bonus"]
     else:
         card_points[capot] = rules["scoring.capot.value"]
         card_points[capot.other] = 0
 
-    # 2. Belote.
-    credited_seat = holder if rules["belote.announcement"] == "automatic" else belote
-    belote_team: Team | None = None
-    if credited_seat is not None:
-        king = plays[Card.of(Rank.KING, trump)].position
-        queen = plays[Card.of(Rank.QUEEN, trump)].position
-        if rules["belote.king_first"] and queen < king:
-            sheet.add(credited_seat.team, 0, "belote.king_first",
-                      f"belote of {credited_seat.name} not credited: the queen of trumps was played before the king")
+    # 2. Belote (one per belote suit of the contract: the trump suit, none at SA, each suit at TA).
+    credited = _belote_holders(rules, trump, plays) if rules["belote.announcement"] == "automatic" else announced
+    several = len(rules.belote_suits[trump]) > 1
+    belote_teams: dict[Suit, Team] = {}
+    notes = []
+    for suit, seat in sorted(credited.items()):
+        where = f" in {suit.letter}" if several else ""
+        notes.append(f"{seat.name}{where}")
+        if rules["belote.king_first"] and (
+                plays[Card.of(Rank.QUEEN, suit)].position < plays[Card.of(Rank.KING, suit)].position):
+            what = "trumps" if not several else suit.letter
+            sheet.add(seat.team, 0, "belote.king_first",
+                      f"belote of {seat.name}{where} not credited: the queen of {what} was played before the king")
         else:
-            belote_team = credited_seat.team
-    bel = {team: rules["belote.value"] if team is belote_team else 0 for team in _TEAMS}
+            belote_teams[suit] = seat.team
+    bel = {team: rules["belote.value"] * sum(1 for t in belote_teams.values() if t is team) for team in _TEAMS}
     belote_note = ""
-    if credited_seat is not None:
-        belote_note = f"belote-rebelote of {credited_seat.name}"
+    if credited:
+        belote_note = f"belote-rebelote of {', '.join(notes)}"
         if rules["belote.announcement"] == "automatic":
             belote_note += " (credited automatically, belote.announcement automatic)"
+    belote_result: Team | dict[Suit, Team] | None
+    if several:
+        belote_result = belote_teams or None
+    else:
+        belote_result = next(iter(belote_teams.values()), None)
 
     # 3. Announcements.
     ann = {team: 0 for team in _TEAMS}
@@ -476,11 +600,11 @@ def score_deal(
             ann[team] = credited.get(team, 0)
 
     # 4. Contract test.
-    contract = _contract(rules, sheet, takers, capot, card_points, bel, ann, belote_team)
+    contract = _contract(rules, sheet, takers, capot, card_points, bel, ann)
 
     # 5. Deal scores.
     ctx = _Context(rules, sheet, takers, defenders, capot, raw, card_points, bel, ann, belote_note, last_team,
-                   winners[-1])
+                   winners[-1], trump)
     pot_in, pot_out = pot, pot
     if contract == "made":
         if capot is takers:
@@ -512,7 +636,7 @@ def score_deal(
         trick_winners=winners,
         card_points=card_points,
         announcements=ann,
-        belote=belote_team,
+        belote=belote_result,
         contract=contract,
         capot=capot,
         deal_score=dict(sheet.score),
@@ -529,7 +653,6 @@ def _contract(
     card_points: dict[Team, int],
     bel: dict[Team, int],
     ann: dict[Team, int],
-    belote_team: Team | None,
 ) -> Contract:
     """Decide the contract (rules.md §1.10 "Contract test") and add a 0-point line saying why.
 
@@ -556,7 +679,7 @@ def _contract(
     def counted(team: Team) -> tuple[int, str]:
         parts = [f"{card_points[team]} cards"]
         total = card_points[team]
-        if belote_team is team and (count_belote == "both_sides" or (count_belote == "takers_only" and team is takers)):
+        if bel[team] and (count_belote == "both_sides" or (count_belote == "takers_only" and team is takers)):
             total += bel[team]
             parts.append(f"{bel[team]} belote")
         if count_ann and ann[team]:
@@ -592,24 +715,42 @@ class _Context:
     belote_note: str
     last_team: Team
     last_seat: Seat
+    trump: Suit | Trump
 
     def cards(self, team: Team) -> None:
-        """Lines for a team's own card points (tricks, then the last-trick bonus or the capot value)."""
+        """Lines for a team's own card points (tricks, then the last-trick bonus or the capot value;
+        one converted line when the contract's points are converted)."""
         rules, sheet = self.rules, self.sheet
+        scale = rules.scale[self.trump]
+        bonus = rules["scoring.last_trick_bonus"]
         if self.capot is team:
             if rules["scoring.capot.mode"] == "raised_last_trick":
+                whole = f"{self.raw[team]} card points"
+                if scale is not None:
+                    whole = (f"{self.raw[team]} card points + {bonus} = {self.raw[team] + bonus} converted to "
+                             f"{_convert(self.raw[team] + bonus, scale)} (tout_atout.scale_to) - {bonus}")
                 sheet.add(team, self.card_points[team], "scoring.capot.mode",
-                          f"capot (raised_last_trick): {self.raw[team]} card points + "
+                          f"capot (raised_last_trick): {whole} + "
                           f"{rules['scoring.capot.last_trick_bonus']} (scoring.capot.last_trick_bonus)")
             else:
                 sheet.add(team, self.card_points[team], "scoring.capot.mode",
                           f"capot (flat): scoring.capot.value {rules['scoring.capot.value']}")
             return
-        sheet.add(team, self.raw[team], "cards.trump_points",
-                  "card points in the tricks won (cards.trump_points, cards.plain_points)")
+        if scale is not None and self.capot is None:
+            target, raw_total, rounding = scale
+            last = self.last_team is team
+            points = self.raw[team] + (bonus if last else 0)
+            counted = f"{self.raw[team]} + dix de der {bonus} = {points}" if last else f"{points}"
+            sheet.add(team, self.card_points[team], "tout_atout.scale_to",
+                      f"card points in the tricks won (tout_atout.card_points), {counted} of {raw_total}, "
+                      f"x {target} / {raw_total} -> {self.card_points[team]} (tout_atout.rounding {rounding})")
+            return
+        rule = _POINTS_RULE[self.trump]
+        note = ("card points in the tricks won (cards.trump_points, cards.plain_points)" if rule == _POINTS_RULE[0]
+                else f"card points in the tricks won ({rule})")
+        sheet.add(team, self.raw[team], rule, note)
         if self.capot is None and self.last_team is team:
-            sheet.add(team, rules["scoring.last_trick_bonus"], "scoring.last_trick_bonus",
-                      f"dix de der: trick 8 won by {self.last_seat.name}")
+            sheet.add(team, bonus, "scoring.last_trick_bonus", f"dix de der: trick 8 won by {self.last_seat.name}")
 
     def belote(self, team: Team, note: str = "") -> None:
         """The line for ``team``'s own belote, if it has one."""

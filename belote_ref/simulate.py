@@ -14,10 +14,12 @@ True
 ['redeal', 'scored', 'scored']
 
 The choices are random, not sensible: a seat takes in round 1 with probability
-:data:`TAKE_PROBABILITY` and names a suit in round 2 with the same probability, so that round 2,
+:data:`TAKE_PROBABILITY` and names a contract in round 2 with the same probability (a suit, or
+sans-atout and tout-atout where ``bidding.contracts`` allows them, all alike), so that round 2,
 redeals and (under ``bidding.all_pass: forced_third_round``) third rounds all happen often
-(about one deal in ten is passed out). The holder of the king and queen of trumps announces
-belote with probability :data:`BELOTE_PROBABILITY` (a forgotten belote happens too). When
+(about one deal in ten is passed out). ``calls`` may fix the auction instead. The holder of the
+king and queen of trumps announces belote with probability :data:`BELOTE_PROBABILITY` (a
+forgotten belote happens too); at tout-atout, each suit's belote likewise. When
 ``announcements.enabled``, every seat declares every combination of its 8-card hand
 (:func:`~belote_ref.announcements.combinations`) before the first card is led. Each card is drawn
 uniformly from the legal plays.
@@ -26,11 +28,11 @@ uniformly from the legal plays.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from belote_ref.announcements import Declaration, combinations
-from belote_ref.cards import CARDS, Card, Seat
+from belote_ref.cards import CARDS, SEATS, Card, Seat
 from belote_ref.deal import DealState, Phase
 from belote_ref.play import legal_mask
 from belote_ref.rules import Ruleset
@@ -43,7 +45,7 @@ TAKE_PROBABILITY: Final = 0.25
 BELOTE_PROBABILITY: Final = 0.9
 """The chance that the holder of the king and queen of trumps announces belote-rebelote."""
 
-_TRUMP_KQ: Final = tuple((1 << (suit * 8 + 5)) | (1 << (suit * 8 + 6)) for suit in range(4))  # QS KS ... QC KC
+_KQ: Final = tuple((1 << (suit * 8 + 5)) | (1 << (suit * 8 + 6)) for suit in range(4))  # QS KS ... QC KC
 
 # Per sequence order (a tuple of ranks, highest first): for each 8-bit suit pattern (bit r = rank r
 # held), whether it holds three cards in a row in that order. Filled on first use.
@@ -76,8 +78,12 @@ def _may_hold_combination(rules: Ruleset, hand: int) -> bool:
     return runs[hand & 0xFF] or runs[hand >> 8 & 0xFF] or runs[hand >> 16 & 0xFF] or runs[hand >> 24]
 
 
-def _auction(state: DealState, rng: random.Random) -> None:
-    """Make random legal calls until someone takes or the deal is passed out."""
+def _auction(state: DealState, rng: random.Random, calls: Sequence[str] | None = None) -> None:
+    """Make random legal calls until someone takes or the deal is passed out (or make ``calls``)."""
+    if calls is not None:
+        for token in calls:
+            state.call(token)
+        return
     status = state.auction.status
     while status.status == "open":
         legal = status.legal
@@ -96,12 +102,15 @@ def _declare(state: DealState, rng: random.Random) -> None:
     taker = state.taker
     assert trump is not None and taker is not None
     hands = state.hands
-    kq = _TRUMP_KQ[trump]
-    for seat in Seat:
-        if hands[seat] & kq == kq:
-            if rng.random() < BELOTE_PROBABILITY:
-                state.declare_belote(seat)
-            break
+    suits = state.rules.belote_suits[trump]
+    several = len(suits) > 1
+    for suit in suits:
+        kq = _KQ[suit]
+        for seat in SEATS:
+            if hands[seat] & kq == kq:
+                if rng.random() < BELOTE_PROBABILITY:
+                    state.declare_belote(seat, suit if several else None)
+                break
     if state.rules["announcements.enabled"]:
         rules = state.rules
         eldest = state.dealer.next
@@ -137,6 +146,7 @@ def random_deal(
     dealer: Seat | None = None,
     pot: int = 0,
     checked: bool = False,
+    calls: Sequence[str] | None = None,
 ) -> DealState:
     """Play one whole random deal under ``rules`` and return its final state.
 
@@ -154,6 +164,10 @@ def random_deal(
     :meth:`~belote_ref.deal.DealState.play`, which validates each one again and raises
     :class:`~belote_ref.errors.IllegalPlayError` if the engine disagrees with itself.
 
+    ``calls`` replaces the random auction by these calls (for instance ``["pass"] * 4 + ["TA"]``
+    for a tout-atout taken by eldest); an illegal one raises
+    :class:`~belote_ref.errors.IllegalCallError`.
+
     The same ``rng`` state always gives the same deal.
     """
     deck: list[Card] = list(CARDS)
@@ -161,7 +175,7 @@ def random_deal(
     if dealer is None:
         dealer = Seat(int(rng.random() * 4))
     state = DealState.from_deck(rules, dealer, deck, pot=pot)
-    _auction(state, rng)
+    _auction(state, rng, calls)
     if state.phase is not Phase.PLAY:
         return state
     _declare(state, rng)

@@ -198,6 +198,18 @@ TITLES = {
     "game.exact_tie": ("An exact tie at the end", "Égalité parfaite à la fin"),
     "game.no_win_on_capot_with_belote": ("No win through belote on a capot", "Pas de victoire capot par la belote"),
     "game.count_passed_deals": ("Passed deals and the deal limit", "Donnes passées et nombre de donnes"),
+    "sans_atout.card_order": ("Order of the cards at sans-atout", "Ordre des cartes au sans-atout"),
+    "sans_atout.card_points": ("Card points at sans-atout", "Valeur des cartes au sans-atout"),
+    "sans_atout.carres": ("Carrés at sans-atout", "Les carrés au sans-atout"),
+    "sans_atout.belote": ("No belote at sans-atout", "Pas de belote au sans-atout"),
+    "tout_atout.card_order": ("Order of the cards at tout-atout", "Ordre des cartes au tout-atout"),
+    "tout_atout.card_points": ("Card points at tout-atout", "Valeur des cartes au tout-atout"),
+    "tout_atout.scale_to": ("Bringing tout-atout back to 162", "Ramener le tout-atout à 162"),
+    "tout_atout.rounding": ("Rounding the converted points", "Arrondi des points convertis"),
+    "tout_atout.belote": ("Belotes at tout-atout", "Les belotes au tout-atout"),
+    "tout_atout.carres": ("Carrés at tout-atout", "Les carrés au tout-atout"),
+    "tout_atout.must_head": ("Going over at tout-atout", "Monter au tout-atout"),
+    "tout_atout.partner_relief": ("Going over one's partner at tout-atout", "Monter sur son partenaire au tout-atout"),
 }
 
 KINDS = {

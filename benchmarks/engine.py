@@ -19,6 +19,14 @@ those of engine_style.md §7:
 
 The ratio replay / random deal is printed too: it cancels most of the machine's speed and noise
 (the prototype of engine_style.md §7 had about 2.3).
+
+Contracts (``classic-sa-ta``): random complete deals/s with the auction fixed to one contract: a
+suit taken in round one (eldest takes the turned card), a suit named in round two (four passes,
+then eldest names hearts; the turned suit may be named, so that the call is always legal), and
+sans-atout and tout-atout (four passes, then eldest names SA or TA); and ``legal_mask`` calls/s on
+the same positions under each contract. The contracts' runs are interleaved. Each SA and TA figure
+is printed with its ratio to the suit contract named in round two (the same five calls), and to
+the round-one take; the target is a ratio of at least 0.8 (within 20%) to the former.
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from belote_ref.cards import CARDS, CardSet, Seat, Suit  # noqa: E402
+from belote_ref.cards import CARDS, CardSet, Seat, Suit, Trump  # noqa: E402
 from belote_ref.play import Trick, legal_mask, legal_plays  # noqa: E402
 from belote_ref.record import records_from_json_lines, replay, write_record  # noqa: E402
 from belote_ref.rules import Ruleset, find_ruleset  # noqa: E402
@@ -46,7 +54,13 @@ Position = tuple[Suit, CardSet, Trick]
 TARGET_LEGAL = 1_000_000
 TARGET_DEALS = 10_000
 TARGET_REPLAYS = 20_000
+TARGET_CONTRACT_RATIO = 0.8
 DEAL_RULESETS = ("classic", "classic-annonces")
+CONTRACT_RULESET = "classic-sa-ta"
+#: The auction that fixes each contract: eldest takes in round one, or names SA or TA in round two.
+CONTRACT_CALLS = {"suit, round 1": ["take"], "suit, round 2": ["pass"] * 4 + ["H"], "SA": ["pass"] * 4 + ["SA"],
+                  "TA": ["pass"] * 4 + ["TA"]}
+SUIT_BASE = "suit, round 2"
 
 
 def pin_to_one_core(cpu: int | None) -> str:
@@ -79,6 +93,19 @@ def make_positions(count: int, seed: int = 1) -> list[Position]:
     return positions
 
 
+def mask_calls_per_second(rules: Ruleset, positions: list[Position], trump: int, runs: int) -> float:
+    """The median ``legal_mask`` calls per second over ``runs`` passes on ``positions``, all under ``trump``."""
+    masks = [(hand.mask, trick.leader, trick.cards) for _, hand, trick in positions]
+    legal_mask(rules, trump, 1, Seat.N, (CARDS[8],))
+    rates: list[float] = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for hand_mask, leader, cards in masks:
+            legal_mask(rules, trump, hand_mask, leader, cards)
+        rates.append(len(positions) / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
 def legal_calls_per_second(rules: Ruleset, positions: list[Position], runs: int) -> tuple[float, float]:
     """The median calls per second of (legal_plays, legal_mask) over ``runs`` passes on ``positions``."""
     masks = [(trump, hand.mask, trick.leader, trick.cards) for trump, hand, trick in positions]
@@ -101,15 +128,16 @@ def legal_calls_per_second(rules: Ruleset, positions: list[Position], runs: int)
 # ---------------------------------------------------------------------------------- whole deals
 
 
-def random_deal_rate(rules: Ruleset, deals: int, seed: int) -> tuple[float, float]:
-    """(complete deals per second, share of passed-out deals) for ``deals`` calls of random_deal."""
+def random_deal_rate(rules: Ruleset, deals: int, seed: int, calls: list[str] | None = None) -> tuple[float, float]:
+    """(complete deals per second, share of passed-out deals) for ``deals`` calls of random_deal
+    (with the auction fixed to ``calls`` when given)."""
     rng = random.Random(seed)
     clock = time.perf_counter
     spent = 0.0
     complete = 0
     for _ in range(deals):
         start = clock()
-        state = random_deal(rules, rng)
+        state = random_deal(rules, rng, calls=calls)
         elapsed = clock() - start
         if state.score is not None:
             spent += elapsed
@@ -207,6 +235,32 @@ def main(argv: list[str] | None = None) -> int:
         row("  of which parsing alone", parsed, "records/s",
             f"({1e6 / parsed:.0f} us of the {1e6 / replays:.0f} us of a validated replay)")
         row(f"ratio replay / random deal ({ruleset_id})", replays / deal_rate, "")
+
+    contracts = Ruleset.from_parameters({**find_ruleset(CONTRACT_RULESET).params,
+                                         "bidding.round2_allow_turnup_suit": True}, id=CONTRACT_RULESET)
+    print()
+    print(f"contracts under {CONTRACT_RULESET} (the auction fixed to each contract; any suit may be named in round 2):")
+    mask_rates = {label: mask_calls_per_second(contracts, positions, trump, runs)
+                  for label, trump in (("suit", Suit.H), ("SA", Trump.SA), ("TA", Trump.TA))}
+    # The contracts' runs are interleaved (suit, SA, TA, suit, ...) so that a slow spell of the
+    # machine weighs on each of them alike; the median of each contract's runs is printed.
+    samples: dict[str, list[float]] = {label: [] for label in CONTRACT_CALLS}
+    for label, calls in CONTRACT_CALLS.items():
+        random_deal(contracts, random.Random(0), calls=calls)  # warm the compiled tables
+    for run in range(runs):
+        for label, calls in CONTRACT_CALLS.items():
+            samples[label].append(random_deal_rate(contracts, deals, args.seed + run, calls)[0])
+    deal_rates = {label: statistics.median(values) for label, values in samples.items()}
+    base, take = deal_rates[SUIT_BASE], deal_rates["suit, round 1"]
+    for label in CONTRACT_CALLS:
+        note = "" if label.startswith("suit") else (
+            f"x{deal_rates[label] / base:.2f} of the suit named in round 2 (x{deal_rates[label] / take:.2f} of the "
+            f"round-1 take), target >= {TARGET_CONTRACT_RATIO}: "
+            f"{'ok' if deal_rates[label] >= TARGET_CONTRACT_RATIO * base else 'BELOW TARGET'}")
+        row(f"random complete deals ({label})", deal_rates[label], "deals/s", note)
+    for label in mask_rates:
+        note = "" if label == "suit" else f"x{mask_rates[label] / mask_rates['suit']:.2f} of suit"
+        row(f"legal_mask ({label})", mask_rates[label], "calls/s", note)
     return 0
 
 

@@ -35,13 +35,13 @@ from hypothesis import strategies as st
 
 from belote_ref import CARDS, DECK, Card, CardSet, IllegalPlayError, Ruleset, Seat, Suit, Team, find_ruleset
 from belote_ref.announcements import Declaration, combinations, make_combination
-from belote_ref.cards import SUIT_LETTERS, Rank
+from belote_ref.cards import SUIT_LETTERS, Rank, Trump
 from belote_ref.deal import DealState, Phase
 from belote_ref.play import _ladder, _PlayPolicy, _Position, explain_illegal, legal_plays, trick_winner
 from belote_ref.record import records_from_json_lines, replay, write_record
 from belote_ref.registry import load_registry
 from belote_ref.rules import shipped_rulesets
-from belote_ref.scoring import DealScore
+from belote_ref.scoring import Belote, DealScore, deal_total
 from belote_ref.simulate import _may_hold_combination, random_deal, random_deals
 
 SHIPPED = list(shipped_rulesets())
@@ -96,7 +96,7 @@ def deck_of(state: DealState) -> list[Card]:
 def replay_events(
     state: DealState,
     calls: Sequence[str],
-    belote: Seat | None,
+    belote: Belote,
     declarations: Sequence[Declaration],
     plays: Sequence[Card],
 ) -> DealState:
@@ -104,8 +104,11 @@ def replay_events(
     for call in calls:
         state.call(call)
     if state.phase is Phase.PLAY:
-        if belote is not None:
+        if isinstance(belote, Seat):
             state.declare_belote(belote)
+        elif belote is not None:  # tout-atout: suit -> seat
+            for suit, seat in belote.items():
+                state.declare_belote(seat, suit)
         for declaration in declarations:
             state.declare(declaration)
         for card in plays:
@@ -119,6 +122,13 @@ def result_of(state: DealState) -> dict[str, Any]:
         return state.score.to_json()
     assert state.phase is Phase.REDEAL and state.next_dealer is not None
     return {"status": "redeal", "next_dealer": state.next_dealer.name}
+
+
+def belote_points(rules: Ruleset, score: DealScore) -> dict[Team, int]:
+    """Each team's belote points credited by ``score`` (several belotes at tout-atout)."""
+    value, credited = rules["belote.value"], score.belote
+    teams = [credited] if isinstance(credited, Team) else list(credited.values()) if credited else []
+    return {team: value * teams.count(team) for team in Team}
 
 
 def sheet(score: DealScore, swap: bool = False) -> dict[str, list[tuple[int, str]]]:
@@ -248,7 +258,8 @@ def test_every_card_played_was_legal(name: str, seed: int) -> None:
 
 def check_tricks_and_card_points(state: DealState) -> None:
     """8 tricks of 4 distinct cards led by the right seats; 152 card points, 162 with the
-    last-trick bonus, or the capot value."""
+    last-trick bonus, or the capot value (at a converted tout-atout, the raw total converted to
+    162 and rounded to the nearest point: 162 again)."""
     score = state.score
     assert score is not None
     rules, trump = state.rules, state.trump
@@ -266,17 +277,21 @@ def check_tricks_and_card_points(state: DealState) -> None:
 
     table = rules.points[trump]
     pack = load_registry().pack_points
-    assert sum(table) == pack == 152
+    scale = rules.scale[trump]
+    assert sum(table) == pack == 152 or scale is not None
     raw = {team: 0 for team in Team}
     for trick, winner in zip(state.tricks, winners):
         raw[winner.team] += sum(table[card] for card in trick.cards)
-    assert raw[Team.NS] + raw[Team.EW] == pack
+    assert raw[Team.NS] + raw[Team.EW] == sum(table)
     bonus = rules["scoring.last_trick_bonus"]
     capot = winners[0].team if len({w.team for w in winners}) == 1 else None
     assert score.capot == capot
     if capot is None:
         expected = dict(raw)
         expected[winners[-1].team] += bonus
+        if scale is not None:
+            target, whole = scale[0], sum(table) + bonus
+            expected = {team: int(points * target / whole + 0.5) for team, points in expected.items()}
         assert expected[Team.NS] + expected[Team.EW] == pack + bonus == 162
     elif rules["scoring.capot.mode"] == "raised_last_trick":
         expected = {capot: pack + rules["scoring.capot.last_trick_bonus"], capot.other: 0}
@@ -288,18 +303,31 @@ def check_tricks_and_card_points(state: DealState) -> None:
 # ------------------------------------------------------------------------------- the deal score
 
 
-def expected_belote(state: DealState) -> Team | None:
-    """The team credited with belote: the announcer (or, when automatic, whoever played K and Q)."""
+def expected_belote(state: DealState) -> Team | dict[Suit, Team] | None:
+    """The team credited with belote: the announcer (or, when automatic, whoever played K and Q).
+
+    Sans-atout has none; tout-atout one per suit, as a mapping suit -> team (None when empty)."""
     rules, trump = state.rules, state.trump
     assert trump is not None
-    king, queen = Card.of(Rank.KING, trump), Card.of(Rank.QUEEN, trump)
-    holders = [seat for seat in Seat if king in state.full_hands[seat] and queen in state.full_hands[seat]]
-    seat = (holders[0] if holders else None) if rules["belote.announcement"] == "automatic" else state.belote
-    if seat is None:
-        return None
-    if rules["belote.king_first"] and state.plays.index(queen) < state.plays.index(king):
-        return None
-    return seat.team
+    suits = {Trump.SA: [], Trump.TA: list(Suit)}.get(trump, [trump])  # type: ignore[call-overload]
+    credited: dict[Suit, Team] = {}
+    for suit in suits:
+        king, queen = Card.of(Rank.KING, suit), Card.of(Rank.QUEEN, suit)
+        holders = [seat for seat in Seat if king in state.full_hands[seat] and queen in state.full_hands[seat]]
+        if rules["belote.announcement"] == "automatic":
+            seat = holders[0] if holders else None
+        elif isinstance(state.belote, Seat):
+            seat = state.belote
+        else:
+            seat = (state.belote or {}).get(suit)
+        if seat is None:
+            continue
+        if rules["belote.king_first"] and state.plays.index(queen) < state.plays.index(king):
+            continue
+        credited[Suit(suit)] = seat.team
+    if trump == Trump.TA:
+        return credited or None
+    return next(iter(credited.values()), None)
 
 
 def expected_contract(state: DealState, score: DealScore) -> str:
@@ -313,11 +341,12 @@ def expected_contract(state: DealState, score: DealScore) -> str:
     if rules["scoring.contract.test"] == "card_threshold":
         return "made" if cards[takers] >= rules["scoring.contract.card_threshold"] else "down"
     count_belote = rules["scoring.contract.count_belote"]
+    bel = belote_points(rules, score)
 
     def counted(team: Team) -> int:
         total = cards[team]
-        if score.belote is team and (count_belote == "both_sides" or (count_belote == "takers_only" and team is takers)):
-            total += rules["belote.value"]
+        if count_belote == "both_sides" or (count_belote == "takers_only" and team is takers):
+            total += bel[team]
         if rules["scoring.contract.count_announcements"]:
             total += score.announcements[team]
         return total
@@ -339,7 +368,7 @@ def expected_deal_score(state: DealState, score: DealScore) -> dict[Team, int]:
     assert state.taker is not None
     tak, dfn = state.taker.team, state.taker.team.other
     cards, ann = score.card_points, score.announcements
-    bel = {team: rules["belote.value"] if score.belote is team else 0 for team in Team}
+    bel = belote_points(rules, score)
     out = {tak: 0, dfn: 0}
     if score.contract == "replay":
         return out
@@ -421,8 +450,8 @@ def check_deal_score(state: DealState) -> None:
     if score.contract == "litige":
         assert unrounded[takers.other] == expected[takers.other]
         held = expected[takers]
-        if rules["scoring.litige.belote"] == "excluded_kept_by_holder" and score.belote is takers:
-            held -= rules["belote.value"]
+        if rules["scoring.litige.belote"] == "excluded_kept_by_holder":
+            held -= belote_points(rules, score)[takers]
         assert score.pot == pot + held
         assert unrounded[takers] + score.pot - pot == expected[takers]
     else:
@@ -431,18 +460,18 @@ def check_deal_score(state: DealState) -> None:
 
     # The invariant of the brief: outside capot, litige and replay, with no pot and a chute base
     # equal to the deal's card total, the two deal scores add up to 162 plus the counted extras.
-    total = sum(rules.points[state.trump]) + rules["scoring.last_trick_bonus"]
+    total = deal_total(rules, state.trump)
     if score.capot is None and score.contract in ("made", "down") and pot == 0 and rules["scoring.chute.base"] == total:
-        bel = rules["belote.value"]
+        bel = belote_points(rules, score)
         if score.contract == "made":
-            counted = sum(score.announcements.values()) + (bel if score.belote else 0)
+            counted = sum(score.announcements.values()) + sum(bel.values())
         else:
             defenders = takers.other
-            counted = score.announcements[defenders] + (bel if score.belote is defenders else 0)
+            counted = score.announcements[defenders] + bel[defenders]
             if rules["scoring.chute.announcements"] == "all_to_defenders":
                 counted += score.announcements[takers]
-            if score.belote is takers and rules["belote.on_chute"] != "void":
-                counted += bel
+            if rules["belote.on_chute"] != "void":
+                counted += bel[takers]
         assert unrounded[Team.NS] + unrounded[Team.EW] == 162 + counted
 
 
@@ -506,11 +535,14 @@ def rotate_score(result: dict[str, Any], k: int) -> dict[str, Any]:
     def teams(mapping: dict[str, int]) -> dict[str, int]:
         return {team(key): value for key, value in mapping.items()}  # type: ignore[misc]
 
+    belote = result["belote"]
+    belote = {suit: team(holder) for suit, holder in belote.items()} if isinstance(belote, dict) else team(belote)
+
     return {
         "trick_winners": [Seat((Seat[seat] + k) & 3).name for seat in result["trick_winners"]],
         "card_points": teams(result["card_points"]),
         "announcements": teams(result["announcements"]),
-        "belote": team(result["belote"]),
+        "belote": belote,
         "contract": result["contract"],
         "capot": team(result["capot"]),
         "deal_score": teams(result["deal_score"]),
@@ -534,7 +566,8 @@ def test_seat_rotation(name: str, seed: int, k: int, pot: int) -> None:
     replay_events(
         rotated,
         state.auction.calls,
-        moved(state.belote) if state.belote is not None else None,
+        moved(state.belote) if isinstance(state.belote, Seat) else
+        {suit: moved(seat) for suit, seat in state.belote.items()} if state.belote else None,
         [Declaration(moved(d.seat), d.combination) for d in state.declarations],
         state.plays,
     )
@@ -559,19 +592,26 @@ def test_suit_renaming(name: str, seed: int, permutation: list[Suit], pot: int) 
         return CARDS[permutation[c >> 3] * 8 + (c & 7)]
 
     def call(token: str) -> str:
-        return token if token in ("pass", "take") else SUIT_LETTERS[permutation[Suit.parse(token)]]
+        return token if token in ("pass", "take", "SA", "TA") else SUIT_LETTERS[permutation[Suit.parse(token)]]
 
     renamed = DealState.from_deck(rules, state.dealer, [card(c) for c in deck_of(state)], pot=pot)
-    trump = permutation[state.trump] if state.trump is not None else None
+    trump = state.trump if state.trump is None or state.trump >= 4 else permutation[state.trump]
+    belote = state.belote if not isinstance(state.belote, dict) else {
+        permutation[suit]: seat for suit, seat in state.belote.items()}
     declarations = [
         Declaration(d.seat, make_combination(rules, trump, d.combination.kind, CardSet(card(c) for c in d.combination.cards)))  # type: ignore[arg-type]
         for d in state.declarations
     ]
-    replay_events(renamed, [call(t) for t in state.auction.calls], state.belote, declarations,
+    replay_events(renamed, [call(t) for t in state.auction.calls], belote, declarations,
                   [card(c) for c in state.plays])
     assert renamed.phase is state.phase
     assert renamed.trump == trump and renamed.taker == state.taker
-    assert result_of(renamed) == result_of(state)
+    expected = result_of(state)
+    if isinstance(expected.get("belote"), dict):  # tout-atout: the belotes' suits are renamed too
+        expected["belote"] = {SUIT_LETTERS[permutation[Suit.parse(suit)]]: team
+                              for suit, team in expected["belote"].items()}
+        expected["belote"] = dict(sorted(expected["belote"].items(), key=lambda item: SUIT_LETTERS.index(item[0])))
+    assert result_of(renamed) == expected
     if state.score is not None:
         assert renamed.score is not None
         assert sheet(renamed.score) == sheet(state.score)

@@ -19,7 +19,7 @@ from belote_ref.resources import data_dir
 from belote_ref.rules import Ruleset, iter_changes, shipped_rulesets
 
 BROKEN = Path(__file__).parent / "data" / "broken"
-SHIPPED = ["classic", "classic-annonces", "pagat", "cafe-250", "strict-1001", "online-92"]
+SHIPPED = ["classic", "classic-annonces", "pagat", "cafe-250", "strict-1001", "online-92", "classic-sa-ta"]
 
 
 class TestRegistry:
@@ -49,7 +49,7 @@ class TestRegistry:
 
 
 class TestShippedRulesets:
-    def test_the_six_rulesets_are_shipped(self) -> None:
+    def test_the_seven_rulesets_are_shipped(self) -> None:
         assert sorted(shipped_rulesets()) == sorted(SHIPPED)
 
     @pytest.mark.parametrize("ruleset_id", SHIPPED)

@@ -31,6 +31,10 @@ def score_given(name: str, seed: int) -> dict[str, Any] | None:
     state = random_deal(find_ruleset(name), random.Random(seed))
     if state.score is None or state.taker is None or state.trump is None:
         return None
+    if isinstance(state.belote, dict):
+        # Tout-atout belotes are a mapping suit -> seat, which the renaming of symmetry.py does not
+        # rename yet: such deals are left out until it does.
+        return None
     return {
         "dealer": state.dealer.name, "taker": state.taker.name, "trump": state.trump.letter,
         "tricks": [{"leader": t.leader.name, "cards": [str(c) for c in t.cards]} for t in state.tricks],
