@@ -31,7 +31,7 @@ from belote_ref.scoring import Belote, score_deal
 __all__ = ["KINDS", "PROTOCOL_VERSION", "GivenError", "adapter", "answer", "hello", "reply_to_line", "run_case",
            "serve"]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match", "play")
 
 

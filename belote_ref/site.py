@@ -221,6 +221,7 @@ KINDS = {
     "score": ("score of a deal", "score d'une donne"),
     "replay": ("replay of a deal", "donne rejouée"),
     "match": ("a match", "une partie"),
+    "play": ("a whole deal under a given contract", "une donne entière sous un contrat donné"),
 }
 
 TYPES = {

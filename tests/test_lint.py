@@ -102,7 +102,7 @@ def test_corpus_size_and_kinds() -> None:
     hand = [f for f in fixtures if f.provenance == "hand"]
     assert len(fixtures) >= 300 and len(hand) >= 200
     assert {f.kind for f in hand} == {"deal", "auction", "legal_plays", "trick_winner", "announcements", "score",
-                                      "replay", "match"}
+                                      "replay", "match", "play"}
 
 
 def test_coverage_has_no_gap() -> None:

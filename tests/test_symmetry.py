@@ -31,14 +31,12 @@ def score_given(name: str, seed: int) -> dict[str, Any] | None:
     state = random_deal(find_ruleset(name), random.Random(seed))
     if state.score is None or state.taker is None or state.trump is None:
         return None
-    if isinstance(state.belote, dict):
-        # Tout-atout belotes are a mapping suit -> seat, which the renaming of symmetry.py does not
-        # rename yet: such deals are left out until it does.
-        return None
     return {
         "dealer": state.dealer.name, "taker": state.taker.name, "trump": state.trump.letter,
         "tricks": [{"leader": t.leader.name, "cards": [str(c) for c in t.cards]} for t in state.tricks],
-        "belote": state.belote.name if state.belote is not None else None,
+        # At tout-atout the belotes are a mapping suit -> seat.
+        "belote": ({suit.letter: seat.name for suit, seat in state.belote.items()} if isinstance(state.belote, dict)
+                   else state.belote.name if state.belote is not None else None),
         "announcements": [{"seat": d.seat.name, "kind": d.combination.kind, "cards": d.combination.cards.tokens()}
                           for d in state.declarations],
         "pot": 0,

@@ -143,12 +143,19 @@ def _played_deal(rng: random.Random, rules: Any, allow_redeal: bool = False) -> 
     return None
 
 
+def _belote_of(state: Any) -> Any:
+    """A seat, None, or at tout-atout a mapping suit -> seat."""
+    if isinstance(state.belote, dict):
+        return {suit.letter: seat.name for suit, seat in state.belote.items()} or None
+    return state.belote.name if state.belote is not None else None
+
+
 def score_given_of(state: Any) -> dict[str, Any]:
     """The ``score`` given of a played deal (as tests/test_symmetry.py builds it)."""
     return {
         "dealer": state.dealer.name, "taker": state.taker.name, "trump": state.trump.letter,
         "tricks": [{"leader": t.leader.name, "cards": [str(c) for c in t.cards]} for t in state.tricks],
-        "belote": state.belote.name if state.belote is not None else None,
+        "belote": _belote_of(state),
         "announcements": [{"seat": d.seat.name, "kind": d.combination.kind, "cards": d.combination.cards.tokens()}
                           for d in state.declarations],
     }
@@ -188,6 +195,23 @@ def match_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
     return {"deals": deals} if deals else None
 
 
+def play_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
+    """A whole deal under the contract a random auction reached, its 32 cards in play order."""
+    state = _played_deal(rng, rules)
+    if state is None:
+        return None
+    return {
+        "hands": {seat.name: state.full_hands[seat].tokens() for seat in state.full_hands},
+        "contract": {"trump": state.trump.letter, "taker": state.taker.name},
+        "leader": state.dealer.next.name,
+        "plays": [str(card) for trick in state.tricks for card in trick.cards],
+        "belote": _belote_of(state),
+        "announcements": [{"seat": d.seat.name, "kind": d.combination.kind, "cards": d.combination.cards.tokens()}
+                          for d in state.declarations],
+        "want_legal": rng.random() < 0.5,
+    }
+
+
 GENERATORS: Mapping[str, Callable[[random.Random, Any], Mapping[str, Any] | None]] = {
     "deal": deal_given,
     "auction": auction_given,
@@ -197,6 +221,7 @@ GENERATORS: Mapping[str, Callable[[random.Random, Any], Mapping[str, Any] | None
     "score": score_given,
     "replay": replay_given,
     "match": match_given,
+    "play": play_given,
 }
 """One generator per kind: ``(rng, ruleset) -> given``, or None when none could be drawn."""
 

@@ -146,7 +146,7 @@ def simpler_givens(kind: str, given: Mapping[str, Any]) -> Iterator[dict[str, An
     elif kind == "deal":
         if "taker" in given:
             yield {key: value for key, value in given.items() if key != "taker"}
-    elif kind in ("score", "replay"):
+    elif kind in ("score", "replay", "play"):
         yield from _fewer_declarations(given)
     elif kind == "match":
         deals = given["deals"]

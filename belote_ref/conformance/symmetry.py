@@ -71,6 +71,8 @@ def _rename(kind: str, given: Mapping[str, Any], result: Mapping[str, Any], card
     for key in ("seat", "dealer", "taker", "belote"):
         if new_given.get(key) is not None:
             new_given[key] = seat(new_given[key])
+    if isinstance(new_given.get("belote"), Mapping):  # tout-atout: suit -> announcing seat
+        new_given["belote"] = {suit(key): seat(holder) for key, holder in new_given["belote"].items()}
     if "trick" in new_given:
         new_given["trick"] = _trick(new_given["trick"], card, seat)
     if isinstance(new_given.get("tricks"), list):
@@ -98,7 +100,9 @@ def _rename(kind: str, given: Mapping[str, Any], result: Mapping[str, Any], card
             if key in new_result:
                 new_result[key] = _teams(new_result[key], team)
         for key in ("belote", "capot"):
-            if new_result.get(key) is not None:
+            if isinstance(new_result.get(key), Mapping):  # tout-atout belotes: suit -> team
+                new_result[key] = {suit(s): team(holder) for s, holder in new_result[key].items()}
+            elif new_result.get(key) is not None:
                 new_result[key] = team(new_result[key])
     return new_given, new_result
 

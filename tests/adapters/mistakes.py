@@ -94,6 +94,8 @@ def main() -> int:
             reply: dict[str, Any] | None = hello()
             assert reply is not None
             reply["implementation"]["name"] = f"mistake-{mode}"
+            # The mistakes are in the kinds of protocol 1: the whole-deal kind is not claimed.
+            reply["supports"]["kinds"] = [k for k in reply["supports"]["kinds"] if k != "play"]
             if mode == "belote-not-counted":
                 reply["supports"]["parameters"]["scoring.contract.count_belote"] = ["both_sides"]
             print(json.dumps(reply), flush=True)
