@@ -98,7 +98,8 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
             if parameter.area != area:
                 continue
             marker = "*" if pid in ruleset.overrides else " "
-            print(f" {marker} {pid} = {_format_value(ruleset[pid])}")
+            label = parameter.label_of(ruleset[pid], args.lang)
+            print(f" {marker} {pid} = {_format_value(ruleset[pid])}" + (f"  · {label}" if label else ""))
     return EXIT_OK
 
 
@@ -123,11 +124,18 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     if not changed:
         print(f"{left.id} and {right.id} resolve to the same parameters")
         return EXIT_OK
+    colon = "\u00a0: " if args.lang == "fr" else ": "
     for pid in changed:
+        parameter = registry[pid]
         print(f"{pid}")
         print(f"  {left.id}: {_format_value(left[pid])}")
         print(f"  {right.id}: {_format_value(right[pid])}")
-        print(f"  {registry[pid].en}")
+        print(f"  {parameter.title_in(args.lang)} — {parameter.fr if args.lang == 'fr' else parameter.en}")
+        for ruleset in (left, right):
+            label = parameter.label_of(ruleset[pid], args.lang)
+            explain = parameter.explain_of(ruleset[pid], args.lang)
+            if label:
+                print(f"    {ruleset.id} → {label}" + (f"{colon}{explain}" if explain else ""))
     return EXIT_OK
 
 
@@ -545,6 +553,7 @@ def build_parser() -> argparse.ArgumentParser:
     show = rules_commands.add_parser("show", help="a ruleset's resolved parameters")
     show.add_argument("ruleset", metavar="ID|PATH")
     show.add_argument("--json", action="store_true", help='print {"id","version","parameters"} with dotted keys')
+    show.add_argument("--lang", choices=("en", "fr"), default="en", help="language of the values' labels (default en)")
     _add_rules_path_option(show)
     show.set_defaults(handler=cmd_rules_show)
     validate = rules_commands.add_parser("validate", help="check ruleset files (exit 2 on any error)")
@@ -554,6 +563,8 @@ def build_parser() -> argparse.ArgumentParser:
     diff = rules_commands.add_parser("diff", help="the parameters that differ between two rulesets")
     diff.add_argument("a", metavar="A")
     diff.add_argument("b", metavar="B")
+    diff.add_argument("--lang", choices=("en", "fr"), default="en",
+                      help="language of the titles and the values' labels (default en)")
     _add_rules_path_option(diff)
     diff.set_defaults(handler=cmd_rules_diff)
     schema = rules_commands.add_parser("schema", help="print the ruleset JSON Schema generated from the registry")

@@ -136,69 +136,6 @@ GROUPS = {
     "game": ("The match", "La partie"),
 }
 
-TITLES = {
-    "cards.trump_order": ("Order of the trump suit", "Ordre des atouts"),
-    "cards.plain_order": ("Order of a plain suit", "Ordre hors atout"),
-    "cards.sequence_order": ("Order of sequences", "Ordre des suites"),
-    "cards.trump_points": ("Card points at trumps", "Valeur des atouts"),
-    "cards.plain_points": ("Card points in a plain suit", "Valeur des cartes hors atout"),
-    "table.direction": ("Direction of play", "Sens du jeu"),
-    "deal.shuffle": ("Shuffling", "Battre les cartes"),
-    "deal.cut_min_pile": ("The cut", "La coupe"),
-    "deal.first_packets": ("The first five cards", "Les cinq premières cartes"),
-    "deal.completion_start": ("The completion deal", "La seconde distribution"),
-    "bidding.round2_allow_turnup_suit": ("Round two: the turned card's suit", "Second tour : la couleur de la retourne"),
-    "bidding.all_pass": ("When all four pass", "Quand tout le monde passe"),
-    "bidding.contracts": ("Contracts", "Les contrats"),
-    "bidding.trump_seven_exchange": ("Exchanging the seven of trumps", "L'échange du 7 d'atout"),
-    "bidding.turned_jack_forced": ("A turned jack must be taken", "Valet retourné obligatoire"),
-    "play.partner_master_exception": ("Partner master: no need to trump", "Partenaire maître : pas obligé de couper"),
-    "play.trump_lead_overtrump": ("Trumps led: going over", "Atout demandé : monter"),
-    "play.undertrump_over_opponent": ("Undertrumping an opponent (sous-coupe)", "Sous-couper un adversaire"),
-    "play.undertrump_partner": ("Undertrumping one's partner", "Sous-couper son partenaire"),
-    "play.must_head_plain_suit": ("Heading a plain suit", "Monter dans une couleur hors atout"),
-    "belote.value": ("Value of belote", "Valeur de la belote"),
-    "belote.announcement": ("Saying belote and rebelote", "Annoncer belote et rebelote"),
-    "belote.king_first": ("King before queen", "Le roi avant la dame"),
-    "belote.on_chute": ("The takers' belote on a chute", "La belote des preneurs qui chutent"),
-    "belote.on_capot_against_holder": ("Belote of a team that is capot", "La belote d'une équipe capot"),
-    "announcements.enabled": ("Playing with announcements", "Jouer avec les annonces"),
-    "announcements.values": ("Value of the combinations", "Valeur des combinaisons"),
-    "announcements.long_sequence": ("Sequences longer than five", "Suites de plus de cinq cartes"),
-    "announcements.carre_beats_equal_sequence": ("Carré against a quinte of equal value", "Carré contre quinte de même valeur"),
-    "announcements.final_tie": ("Equal best combinations", "Meilleures combinaisons égales"),
-    "announcements.carre_order": ("Ranking carrés of 100", "Départager les carrés à 100"),
-    "announcements.card_reuse": ("One card in two combinations", "Une carte dans deux combinaisons"),
-    "announcements.declare_at": ("When to declare", "Quand annoncer"),
-    "announcements.show": ("When to show", "Quand montrer"),
-    "announcements.carre_of_sevens": ("Four sevens", "Le carré de 7"),
-    "scoring.last_trick_bonus": ("Dix de der", "Dix de der"),
-    "scoring.capot.mode": ("Counting a capot", "Compter un capot"),
-    "scoring.capot.last_trick_bonus": ("Last trick of a capot", "Dernier pli d'un capot"),
-    "scoring.capot.value": ("Flat value of a capot", "Valeur forfaitaire du capot"),
-    "scoring.capot.defenders_earn_bonus": ("Defenders who make capot", "Capot fait par la défense"),
-    "scoring.capot.loser_announcements": ("Announcements of a team that is capot", "Annonces d'une équipe capot"),
-    "scoring.contract.test": ("Judging the contract", "Juger le contrat"),
-    "scoring.contract.card_threshold": ("Card points to make", "Points de cartes à faire"),
-    "scoring.contract.count_belote": ("Belote in the contract", "La belote pour juger le contrat"),
-    "scoring.contract.count_announcements": ("Announcements in the contract", "Les annonces pour juger le contrat"),
-    "scoring.contract.on_tie": ("An exact tie (litige)", "Égalité parfaite (litige)"),
-    "scoring.litige.pot_to": ("Who receives the litige", "Qui reçoit le litige"),
-    "scoring.litige.belote": ("Belote in a litige", "La belote dans un litige"),
-    "scoring.litige.on_final_deal": ("A litige on the last deal", "Litige à la dernière donne"),
-    "scoring.chute.base": ("Points of a chute (dedans)", "Points de la chute (dedans)"),
-    "scoring.chute.announcements": ("Announcements on a chute", "Les annonces en cas de chute"),
-    "scoring.rounding.mode": ("Rounding", "L'arrondi"),
-    "scoring.rounding.final_deal_exact": ("The last deal unrounded", "Dernière donne sans arrondi"),
-    "game.end": ("How a match ends", "Fin de la partie"),
-    "game.target_points": ("The target", "Les points à atteindre"),
-    "game.deal_limit": ("Number of deals", "Nombre de donnes"),
-    "game.win_when": ("Reaching or passing the target", "Atteindre ou dépasser"),
-    "game.simultaneous_finish": ("Both teams reach the target", "Les deux équipes au but"),
-    "game.exact_tie": ("An exact tie at the end", "Égalité parfaite à la fin"),
-    "game.no_win_on_capot_with_belote": ("No win through belote on a capot", "Pas de victoire capot par la belote"),
-    "game.count_passed_deals": ("Passed deals and the deal limit", "Donnes passées et nombre de donnes"),
-}
 
 KINDS = {
     "deal": ("the deal", "la distribution"),
@@ -898,8 +835,24 @@ def rel(src: str, dst: str) -> str:
 
 
 def title_of(parameter_id: str, lang: str) -> str:
-    pair = TITLES.get(parameter_id)
-    return pair[LANGUAGES.index(lang)] if pair else parameter_id
+    parameter = load_registry().parameters.get(parameter_id)
+    return parameter.title_in(lang) if parameter is not None else parameter_id
+
+
+def label_of(value: Any, parameter: Parameter | None, lang: str) -> str:
+    """A value in plain words: its registry label, else the value itself (plain text)."""
+    label = parameter.label_of(value, lang) if parameter is not None else None
+    return label if label else format_value(value, parameter, lang)
+
+
+def label_md(value: Any, parameter: Parameter | None, lang: str) -> str:
+    """A value's label (Markdown) with the value itself in code after it; the explanation as a tooltip."""
+    label = parameter.label_of(value, lang) if parameter is not None else None
+    if not label:
+        return value_md(value, parameter, lang)
+    explain = parameter.explain_of(value, lang) if parameter is not None else None
+    tip = f' title="{html.escape(explain)}"' if explain else ""
+    return f'<span class="bt-label-value"{tip}>{md(label)}</span> <small>{value_md(value, parameter, lang)}</small>'
 
 
 def ruleset_title(ruleset: Ruleset, lang: str) -> str:
@@ -1490,7 +1443,8 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
         meta += f" · *{md(t(lang, 'documentary'))}*"
     prose = parameter.en if lang == "en" else parameter.fr
     out = [f"{level} {md(title_of(pid, lang))} {{#{pid}}}", "", meta, "", md_paragraphs(prose), ""]
-    out += [f"| {t(lang, 'value')} | {t(lang, 'sources_col')} | {t(lang, 'rulesets_col')} |", "|---|---|---|"]
+    out += [f"| {t(lang, 'value')} | {t(lang, 'meaning')} | {t(lang, 'sources_col')} | {t(lang, 'rulesets_col')} |",
+            "|---|---|---|---|"]
     values = list(zip(parameter.values, parameter.sources, strict=True))
     for ruleset in data.rulesets:
         if not any(_same(ruleset[pid], v) for v, _ in values):
@@ -1498,10 +1452,12 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
     for value, sources in values:
         chosen = [r for r in data.rulesets if _same(r[pid], value)]
         rulesets = ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in chosen) or "—"
-        shown = value_md(value, parameter, lang)
+        label = parameter.label_of(value, lang)
+        shown = (f"**{md(label)}**<br>" if label else "") + value_md(value, parameter, lang)
         if _same(value, parameter.default):
             shown += f" ({t(lang, 'default')})"
-        out.append(f"| {shown} | {_source_links(path, lang, sources, data)} | {rulesets} |")
+        explain = md(parameter.explain_of(value, lang) or "")
+        out.append(f"| {shown} | {explain} | {_source_links(path, lang, sources, data)} | {rulesets} |")
     out.append("")
     fixtures = data.fixtures_of(pid)
     if fixtures:
@@ -1525,8 +1481,8 @@ def _banner(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> list[str]
     for pid in changes:
         parameter = data.registry[pid]
         out.append(f"    - [{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))}) "
-                   f"({code(pid)}): {value_md(data.classic[pid], parameter, lang)} → "
-                   f"<span class=\"bt-changed\">{value_md(ruleset[pid], parameter, lang)}</span>")
+                   f"({code(pid)}): {label_md(data.classic[pid], parameter, lang)} → "
+                   f"<span class=\"bt-changed\">{label_md(ruleset[pid], parameter, lang)}</span>")
     if not changes:
         out.append(f"    {t(lang, 'baseline_text')}")
     out.append("")
@@ -1555,11 +1511,12 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
         out += [f"### {md(_topic_title(data, slug, lang))}", ""]
         for parameter in data.parameters_of(slug):
             pid = parameter.id
-            value = value_md(ruleset[pid], parameter, lang)
+            value = label_md(ruleset[pid], parameter, lang)
             if pid in changed:
                 value = (f'<span class="bt-changed">{value}</span> '
-                         f"({lbl(lang, 'classic_value')}{value_md(data.classic[pid], parameter, lang)})")
-            prose = parameter.en if lang == "en" else parameter.fr
+                         f"({lbl(lang, 'classic_value')}{label_md(data.classic[pid], parameter, lang)})")
+            explain = parameter.explain_of(ruleset[pid], lang)
+            prose = explain or (parameter.en if lang == "en" else parameter.fr)
             out.append(f"- **[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})**: {value}. "
                        f"{md(prose)}")
         out.append("")
@@ -1609,7 +1566,10 @@ def _compare_table(data: SiteData, lang: str, path: str, parameters: Sequence[Pa
         pid = parameter.id
         cells = []
         for ruleset in data.rulesets:
-            value = md(format_value(ruleset[pid], parameter, lang))
+            value = md(label_of(ruleset[pid], parameter, lang))
+            explain = parameter.explain_of(ruleset[pid], lang)
+            if explain:
+                value = f'<span title="{html.escape(explain)}">{value}</span>'
             if not _same(ruleset[pid], data.classic[pid]):
                 cells.append(f'<span class="bt-changed">{value}</span>')
             else:
@@ -1855,8 +1815,8 @@ def sources_page(data: SiteData, lang: str) -> str:
         uses = cited.get(source_id, [])
         if uses:
             items = ", ".join(
-                f"[{code(pid)}]({rel(path, param_page(data, lang, pid))}) = "
-                f"{value_md(value, data.registry[pid], lang)}" for pid, value in uses)
+                f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))}): "
+                f"{label_md(value, data.registry[pid], lang)}" for pid, value in uses)
             out += [f"{lbl(lang, 'cited_for')}{items}", ""]
     return "\n".join(out) + "\n"
 
