@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from belote_ref import site as site_module
+from belote_ref.site import reports as site_reports
 from belote_ref.cli import main
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.conformance.report import read_report
@@ -275,7 +276,7 @@ def test_the_build_stops_on_a_malformed_report_without_a_traceback(tmp_path: Pat
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     _require_mkdocs()
     _write_report(tmp_path / "reports", "half.jsonl", [_header(), "not json at all"])
-    monkeypatch.setattr(site_module, "REPORTS_DIR", tmp_path / "reports")
+    monkeypatch.setattr(site_reports, "REPORTS_DIR", tmp_path / "reports")
     status = main(["docs", "build", "--out", str(tmp_path / "site"), "--config", str(REPO / "mkdocs.yml")])
     err = capsys.readouterr().err
     assert status != 0
