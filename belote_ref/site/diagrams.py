@@ -5,14 +5,18 @@ every card order the fixture's branches allow; it is marked only when they all a
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
-from belote_ref.cards import Seat
+from markupsafe import Markup
+
+from belote_ref.cards import Seat, Suit, parse_cards
 from belote_ref.conformance.corpus import Fixture
-from belote_ref.rules import find_ruleset
-from belote_ref.site.cardhtml import SUIT_SYMBOLS, _also_given, _call_html, _caption, _seat_rows, card_html, cards_html, suit_html
+from belote_ref.play import Trick, trick_winner
+from belote_ref.rules import Ruleset, find_ruleset
+from belote_ref.site.cardhtml import (SUIT_SYMBOLS, also_given, call_html, caption, card_html, hand_html, render, seat_letter,
+                                      seat_rows, suit_html)
 from belote_ref.site.wording import lbl, seat_name, t
 
 
@@ -53,40 +57,45 @@ def card_orders(fixture: Fixture) -> Orders:
     return orders
 
 
+@cache
+def _orders_ruleset(trump_order: tuple[str, ...], plain_order: tuple[str, ...]) -> Ruleset:
+    """Classic with these card orders: the rules the engine judges a drawn trick by."""
+    classic = find_ruleset("classic")
+    if tuple(classic["cards.trump_order"]) == trump_order and tuple(classic["cards.plain_order"]) == plain_order:
+        return classic
+    return Ruleset.from_parameters({**classic.params, "cards.trump_order": list(trump_order),
+                                    "cards.plain_order": list(plain_order)})
+
+
 def _winner_index(cards: Sequence[str], trump: str, orders: Orders) -> int | None:
-    """The index of the card winning ``cards`` so far, when every applicable card order agrees."""
-    tokens = [c if len(c) == 2 else "T" + c[-1] for c in cards]
-    led = tokens[0][1]
-    winners = set()
-    for trump_order, plain_order in orders:
-        strengths = [100 - trump_order.index(c[0]) if c[1] == trump else
-                     50 - plain_order.index(c[0]) if c[1] == led else 0 for c in tokens]
-        winners.add(max(range(len(tokens)), key=strengths.__getitem__))
+    """The index of the card winning ``cards`` so far (the engine's :func:`~belote_ref.play.trick_winner`),
+    when every applicable card order agrees."""
+    trick = Trick(Seat.N, tuple(parse_cards([c if len(c) == 2 else "T" + c[-1] for c in cards])))
+    winners = {(trick_winner(_orders_ruleset(*order), Suit.parse(trump), trick) - Seat.N) & 3 for order in orders}
     return winners.pop() if len(winners) == 1 else None
 
 
 def _table_html(lang: str, trump: str, leader: Seat, cards: Sequence[str], bottom: Seat, orders: Orders,
-                to_play: Seat | None = None) -> str:
+                to_play: Seat | None = None) -> Markup:
     """A table seen from above: each seat's card of the trick, the master marked, trump in the centre."""
     master = _winner_index(cards, trump, orders) if cards else None
-    played = {leader.__class__((leader + i) & 3): (card, i) for i, card in enumerate(cards)}
-    cells = []
+    played = {Seat((leader + i) & 3): (card, i) for i, card in enumerate(cards)}
+    seats = []
     for seat, position in _positions(bottom).items():
-        name = html.escape(seat_name(seat.name, lang))
-        label = f'<span class="bt-seat-name" title="{name}">{seat.name}</span>'
+        card = None
         if seat in played:
-            card, index = played[seat]
-            extra = "bt-master" if index == master else ""
+            token, index = played[seat]
             badge = t(lang, "led") if index == 0 else str(index + 1)
-            inner = card_html(card, extra, badge)
-        elif to_play is not None and seat == to_play:
-            inner = f'<span class="bt-card bt-empty">?</span><span class="bt-to-play">{t(lang, "to_play")}</span>'
-        else:
-            inner = '<span class="bt-card bt-empty">&nbsp;</span>'
-        cells.append(f'<div class="bt-seat bt-pos-{position}">{label}{inner}</div>')
-    centre = f'<div class="bt-centre">{t(lang, "trump")}<br>{suit_html(trump, lang)}</div>'
-    return (f'<div class="bt-table">{"".join(cells)}{centre}</div>'
-            f'<p class="bt-caption bt-direction">{t(lang, "direction")}</p>')
+            card = card_html(token, "bt-master" if index == master else "", badge, lang)
+        seats.append({"position": position, "name": seat_name(seat.name, lang), "letter": seat_letter(seat.name, lang),
+                      "card": card, "to_play": to_play is not None and seat == to_play})
+    return render("table.html", seats=seats, to_play=t(lang, "to_play"), trump_word=t(lang, "trump"),
+                  trump=suit_html(trump, lang), direction=t(lang, "direction"))
+
+
+def _facts(lang: str, *pairs: tuple[str, Any]) -> Markup:
+    """A caption of facts: ``Dealer: N · Eldest: E``."""
+    return caption(Markup(" · ").join(Markup("{}<b>{}</b>").format(lbl(lang, key), value) for key, value in pairs))
 
 
 def diagram_legal_plays(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
@@ -96,83 +105,74 @@ def diagram_legal_plays(given: Mapping[str, Any], lang: str, orders: Orders) -> 
     leader = _seat(trick["leader"]) if trick.get("leader") is not None else seat
     parts = [_table_html(lang, trump, leader, cards, seat, orders, to_play=seat)]
     index = _winner_index(cards, trump, orders) if cards else None
+    me = seat_letter(seat.name, lang)
     if index is not None:
         master = Seat((leader + index) & 3)
-        relation = t(lang, "master_partner" if master == seat.partner else "master_opponent", seat=seat.name)
-        parts.append(_caption(lang, t(lang, "master", seat=master.name, card=card_html(cards[index])) + f" ({relation})."))
+        relation = t(lang, "master_partner" if master == seat.partner else "master_opponent", seat=me)
+        parts.append(caption(Markup(t(lang, "master", seat=seat_letter(master.name, lang),
+                                      card=card_html(cards[index], lang=lang))) + f" ({relation})."))
     elif not cards:
-        parts.append(_caption(lang, t(lang, "trick_empty", seat=leader.name)))
-    hand = list(given.get("hand") or [])
-    parts.append(f'<div class="bt-hand"><span class="bt-label">{t(lang, "hand_of", seat=seat.name)}</span>'
-                 f'{cards_html(hand)}</div>')
+        parts.append(caption(t(lang, "trick_empty", seat=seat_letter(leader.name, lang))))
+    parts.append(hand_html(list(given.get("hand") or []), lang, t(lang, "hand_of", seat=me)))
     return "".join(parts), {"trump", "seat", "trick", "hand"}
 
 
 def diagram_trick_winner(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     trump = str(given["trump"])
     trick = given["trick"]
-    cards = list(trick["cards"])
-    leader = _seat(trick["leader"])
-    return _table_html(lang, trump, leader, cards, Seat.S, orders), {"trump", "trick"}
+    return _table_html(lang, trump, _seat(trick["leader"]), list(trick["cards"]), Seat.S, orders), {"trump", "trick"}
 
 
 def diagram_announcements(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
-    hand = list(given["hand"])
-    label = t(lang, "hand_of", seat=given["seat"]) if given.get("seat") else t(lang, "hand")
-    html_ = (f'<p class="bt-caption">{lbl(lang, "trump")}{suit_html(str(given["trump"]), lang)}</p>'
-             f'<div class="bt-hand"><span class="bt-label">{html.escape(label)}</span>{cards_html(hand)}</div>')
-    return html_, {"trump", "hand", "seat"}
+    label = t(lang, "hand_of", seat=seat_letter(given["seat"], lang)) if given.get("seat") else t(lang, "hand")
+    body = (caption(Markup("{}{}").format(lbl(lang, "trump"), suit_html(str(given["trump"]), lang)))
+            + hand_html(list(given["hand"]), lang, label))
+    return body, {"trump", "hand", "seat"}
 
 
 def diagram_auction(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     dealer = _seat(given["dealer"])
     eldest = dealer.next
     calls = list(given.get("calls") or [])
-    head = (f'<p class="bt-caption">{lbl(lang, "dealer")}<b>{dealer.name}</b> · {lbl(lang, "eldest")}'
-            f'<b>{eldest.name}</b> · {lbl(lang, "turned")}{card_html(str(given["turned"]))}</p>')
-    seats = [Seat((eldest + i) & 3) for i in range(4)]
-    header = "".join(f"<th>{s.name}</th>" for s in seats)
+    head = _facts(lang, ("dealer", seat_letter(dealer.name, lang)), ("eldest", seat_letter(eldest.name, lang)),
+                  ("turned", card_html(str(given["turned"]), lang=lang)))
     rows = []
     for start in range(0, max(len(calls), 1), 4):
-        chunk = calls[start:start + 4]
-        cells = "".join(f"<td>{_call_html(c, lang)}</td>" for c in chunk) + "<td></td>" * (4 - len(chunk))
-        rows.append(f"<tr><th>{t(lang, 'round')} {start // 4 + 1}</th>{cells}</tr>")
-    table = f'<table class="bt-grid"><tr><th>{t(lang, "calls")}</th>{header}</tr>{"".join(rows)}</table>'
+        chunk = [call_html(c, lang) for c in calls[start:start + 4]]
+        rows.append(chunk + [""] * (4 - len(chunk)))
+    table = render("auction.html", calls_word=t(lang, "calls"), round_word=t(lang, "round"), rows=rows,
+                   seat_letters=[seat_letter(Seat((eldest + i) & 3).name, lang) for i in range(4)])
     return head + table, {"dealer", "turned", "calls"}
 
 
 def diagram_deal(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     dealer = _seat(given["dealer"])
-    deck = list(given["deck"])
-    head = (f'<p class="bt-caption">{lbl(lang, "dealer")}<b>{dealer.name}</b> · {lbl(lang, "eldest")}'
-            f'<b>{dealer.next.name}</b></p><p class="bt-label">{t(lang, "deck")}</p>')
-    cards = "".join(card_html(c, badge=str(i)) for i, c in enumerate(deck))
-    return head + f'<div class="bt-hand bt-deck">{cards}</div>', {"dealer", "deck"}
+    head = _facts(lang, ("dealer", seat_letter(dealer.name, lang)), ("eldest", seat_letter(dealer.next.name, lang)))
+    cards = Markup("").join(card_html(c, badge=str(i), lang=lang) for i, c in enumerate(given["deck"]))
+    deck = Markup('<p class="bt-label">{}</p><div class="bt-hand bt-deck">{}</div>').format(t(lang, "deck"), cards)
+    return head + deck, {"dealer", "deck"}
 
 
-def _tricks_table(lang: str, trump: str, tricks: Sequence[Mapping[str, Any]], orders: Orders) -> str:
-    header = "".join(f"<th>{s.name}</th>" for s in Seat)
+def _tricks_table(lang: str, trump: str, tricks: Sequence[Mapping[str, Any]], orders: Orders) -> Markup:
     rows = []
     for number, trick in enumerate(tricks, 1):
         leader = _seat(trick["leader"])
         cards = list(trick["cards"])
         master = _winner_index(cards, trump, orders) if len(cards) else None
-        by_seat: dict[Seat, str] = {}
+        by_seat: dict[Seat, Markup] = {}
         for index, card in enumerate(cards):
-            extra = "bt-master" if index == master else ""
-            by_seat[Seat((leader + index) & 3)] = card_html(card, extra, t(lang, "led") if index == 0 else "")
-        cells = "".join(f"<td>{by_seat.get(s, '')}</td>" for s in Seat)
-        winner = Seat((leader + master) & 3).name if master is not None else ""
-        rows.append(f"<tr><th>{number}</th>{cells}<td><b>{winner}</b></td></tr>")
-    return (f'<table class="bt-grid bt-tricks"><tr><th>{t(lang, "trick")}</th>{header}'
-            f'<th>{t(lang, "winner")}</th></tr>{"".join(rows)}</table>')
+            by_seat[Seat((leader + index) & 3)] = card_html(card, "bt-master" if index == master else "",
+                                                            t(lang, "led") if index == 0 else "", lang)
+        winner = seat_letter(Seat((leader + master) & 3).name, lang) if master is not None else ""
+        rows.append({"number": number, "cells": [by_seat.get(s, "") for s in Seat], "winner": winner})
+    return render("tricks.html", trick_word=t(lang, "trick"), winner_word=t(lang, "winner"), rows=rows,
+                  seat_letters=[seat_letter(s.name, lang) for s in Seat])
 
 
 def diagram_score(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[str, set[str]]:
     trump = str(given["trump"])
-    head = (f'<p class="bt-caption">{lbl(lang, "dealer")}<b>{html.escape(str(given["dealer"]))}</b> · '
-            f'{lbl(lang, "taker")}<b>{html.escape(str(given["taker"]))}</b> · {lbl(lang, "trump")}'
-            f'{suit_html(trump, lang)}</p>')
+    head = _facts(lang, ("dealer", seat_letter(given["dealer"], lang)), ("taker", seat_letter(given["taker"], lang)),
+                  ("trump", suit_html(trump, lang)))
     return head + _tricks_table(lang, trump, given["tricks"], orders), {"dealer", "taker", "trump", "tricks"}
 
 
@@ -180,8 +180,8 @@ def diagram_match(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple[
     parts = []
     for number, deal in enumerate(given["deals"], 1):
         body, used = diagram_score(deal, lang, orders)
-        rest = _also_given(deal, used, lang)
-        parts.append(f'<p class="bt-label">{t(lang, "deal_n", n=number)}</p>{body}{rest}')
+        parts.append(Markup('<p class="bt-label">{}</p>').format(t(lang, "deal_n", n=number)) + Markup(body)
+                     + also_given(deal, used, lang))
     return "".join(parts), {"deals"}
 
 
@@ -193,12 +193,12 @@ def diagram_replay(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple
     for call in calls:
         if isinstance(call, str) and call in SUIT_SYMBOLS:
             trump = call
-    head = (f'<p class="bt-caption">{lbl(lang, "dealer")}<b>{dealer.name}</b> · {lbl(lang, "turned")}'
-            f'{card_html(turned)} · {lbl(lang, "calls")}{", ".join(_call_html(c, lang) for c in calls)}</p>')
-    hands = f'<p class="bt-label">{t(lang, "first_five")}</p>{_seat_rows(lang, given["hands"])}'
-    completion = given.get("completion")
-    if completion:
-        hands += f'<p class="bt-label">{t(lang, "completion")}</p>{_seat_rows(lang, completion)}'
+    head = _facts(lang, ("dealer", seat_letter(dealer.name, lang)), ("turned", card_html(turned, lang=lang)),
+                  ("calls", Markup(", ").join(call_html(c, lang) for c in calls)))
+    label = Markup('<p class="bt-label">{}</p>')
+    body = head + label.format(t(lang, "first_five")) + seat_rows(lang, given["hands"])
+    if given.get("completion"):
+        body += label.format(t(lang, "completion")) + seat_rows(lang, given["completion"])
     plays = list(given.get("plays") or [])
     tricks = []
     leader = dealer.next
@@ -208,9 +208,8 @@ def diagram_replay(given: Mapping[str, Any], lang: str, orders: Orders) -> tuple
         winner = _winner_index(cards, trump, orders[:1]) if len(cards) == 4 else None
         if winner is not None:
             leader = Seat((leader + winner) & 3)
-    body = head + hands
     if tricks:
-        body += f'<p class="bt-label">{t(lang, "plays")}</p>' + _tricks_table(lang, trump, tricks, orders)
+        body += label.format(t(lang, "plays")) + _tricks_table(lang, trump, tricks, orders)
     return body, {"dealer", "turned", "calls", "hands", "completion", "plays"}
 
 
@@ -237,5 +236,5 @@ def diagram(fixture: Fixture, lang: str) -> str:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             body, used = "", set()
     if not body:
-        body = _caption(lang, t(lang, "no_diagram"))
-    return f'<div class="bt-diagram">{body}{_also_given(given, used, lang)}</div>'
+        body = caption(t(lang, "no_diagram"))
+    return f'<div class="bt-diagram">{body}{also_given(given, used, lang)}</div>'

@@ -13,10 +13,10 @@ from belote_ref.site.cardhtml import card_html, cards_html, is_card, is_cards, v
 from belote_ref.site.data import SiteData
 from belote_ref.site.diagrams import diagram
 from belote_ref.site.markup import _fence, _lang_switch, _source_links, code, fixture_page, format_value, md, md_with_cards, param_page, rel, title_of, value_md
-from belote_ref.site.wording import kind_name, lbl, t, topic_title
+from belote_ref.site.wording import result_key, kind_name, lbl, t, topic_title
 
 
-def _rejected_item(fixture: Fixture, rejected: Mapping[str, Any]) -> str:
+def _rejected_item(fixture: Fixture, rejected: Mapping[str, Any], lang: str) -> str:
     """The call or card a rejection points at, when ``given`` has it."""
     given = fixture.given if isinstance(fixture.given, Mapping) else {}
     index, code_ = rejected.get("index"), str(rejected.get("code", ""))
@@ -24,7 +24,7 @@ def _rejected_item(fixture: Fixture, rejected: Mapping[str, Any]) -> str:
     if not isinstance(index, int) or isinstance(index, bool) or not isinstance(items, list) or not 0 <= index < len(items):
         return ""
     item = items[index]
-    return card_html(item) if is_card(item) else f"<code>{html.escape(str(item))}</code>"
+    return card_html(item, lang=lang) if is_card(item) else f"<code>{html.escape(str(item))}</code>"
 
 
 def result_html(fixture: Fixture, result: Any, lang: str) -> str:
@@ -33,7 +33,7 @@ def result_html(fixture: Fixture, result: Any, lang: str) -> str:
         rejected = result["rejected"]
         text = t(lang, "rejected_text", code=html.escape(str(rejected.get("code"))),
                  index=html.escape(str(rejected.get("index"))))
-        what = _rejected_item(fixture, rejected)
+        what = _rejected_item(fixture, rejected, lang)
         if what:
             text += f" ({what})"
         return f'<div class="bt-result"><p><b>{t(lang, "rejected")}</b>{t(lang, "colon")}{text}</p></div>'
@@ -43,10 +43,10 @@ def result_html(fixture: Fixture, result: Any, lang: str) -> str:
         hand = list(fixture.given["hand"])
         classes = {c: ("bt-legal" if c in legal else "bt-illegal") for c in hand}
         extra = [c for c in result["legal"] if c not in hand]
-        chips = cards_html(hand + extra, classes)
+        chips = cards_html(hand + extra, classes, lang)
         return f'<div class="bt-result"><p><b>{t(lang, "legal")}</b>{t(lang, "colon")}{chips}</p></div>'
     if isinstance(result, Mapping):
-        rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{value_html(v, lang)}</td></tr>"
+        rows = "".join(f"<tr><th>{html.escape(result_key(str(k), lang))}</th><td>{value_html(v, lang)}</td></tr>"
                        for k, v in result.items())
         return f'<div class="bt-result"><table class="bt-grid">{rows}</table></div>'
     return f'<div class="bt-result"><p>{value_html(result, lang)}</p></div>'
@@ -152,7 +152,7 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
     out += ["</div>", "", "</div>", ""]
 
     if fx.get("note"):
-        out += [f"## {t(lang, 'note')}", "", md_with_cards(fx["note"]), ""]
+        out += [f"## {t(lang, 'note')}", "", md_with_cards(fx["note"], lang), ""]
     source = fx.get("source") or {}
     if source:
         out += [f"## {t(lang, 'source')}", ""]

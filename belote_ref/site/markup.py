@@ -12,7 +12,7 @@ from typing import Any
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.registry import Parameter, load_registry
 from belote_ref.rules import Ruleset
-from belote_ref.site.cardhtml import _rank, card_html
+from belote_ref.site.cardhtml import card_html, rank_text
 from belote_ref.site.data import SiteData
 from belote_ref.site.wording import t
 
@@ -31,9 +31,9 @@ def md_paragraphs(text: Any) -> str:
 _CARD_IN_TEXT = re.compile(r"(?<![\w\\])(?:10|[789TJQKA])[SHDC](?!\w)")
 
 
-def md_with_cards(text: Any) -> str:
+def md_with_cards(text: Any, lang: str = "en") -> str:
     """Like :func:`md_paragraphs`, with card tokens (``JD``, ``10H``) drawn as cards."""
-    return _CARD_IN_TEXT.sub(lambda m: card_html(m.group(0)), md_paragraphs(text))
+    return _CARD_IN_TEXT.sub(lambda m: card_html(m.group(0), lang=lang), md_paragraphs(text))
 
 
 def code(text: Any) -> str:
@@ -96,16 +96,16 @@ def format_value(value: Any, parameter: Parameter | None = None, lang: str = "en
     if isinstance(value, bool):
         return "true" if value else "false"
     if kind == "rank_order" and isinstance(value, list):
-        return " ".join(_rank(r) for r in value)
+        return " ".join(rank_text(r) for r in value)
     if kind == "rank_points" and isinstance(value, dict):
-        return ", ".join(f"{_rank(r)} {p}" for r, p in value.items())
+        return ", ".join(f"{rank_text(r)} {p}" for r, p in value.items())
     if kind == "packets" and isinstance(value, list):
         return (" / " if lang == "en" else " / ").join("+".join(str(n) for n in packet) for packet in value)
     if kind == "announcement_values" and isinstance(value, dict):
         parts = [f"{name} {value[name]}" for name in ("tierce", "quarte", "quinte") if name in value]
         carre = value.get("carre")
         if isinstance(carre, dict):
-            parts.append("carré " + ", ".join(f"{_rank(r)} {p}" for r, p in carre.items() if p))
+            parts.append("carré " + ", ".join(f"{rank_text(r)} {p}" for r, p in carre.items() if p))
         return "; ".join(parts)
     if isinstance(value, str):
         return value

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from belote_ref.conformance.report import read_report
 from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
 from belote_ref.errors import BeloteRefError
 from belote_ref.site.config import find_config
@@ -90,28 +91,24 @@ def load_report(path: str | os.PathLike[str], root: Path | None = None) -> Repor
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise BeloteRefError(f"conformance report {path}: cannot read: {reason}", code="docs") from None
+        lines = read_report(path)
+        numbers = [n for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if raw.strip()]
+    except UnicodeDecodeError:
+        raise BeloteRefError(f"conformance report {path}: cannot read: not UTF-8 text", code="docs") from None
+    except BeloteRefError as error:
+        # The engine's reader names the line (path:N: ...); a report without a header is refused at line 1.
+        message = str(error)
+        if message.startswith(f"{path}: ") and error.code == "bad_report":
+            message = f"{path}:1:" + message[len(str(path)) + 1:]
+        raise BeloteRefError(f"malformed conformance report {message}", code="docs") from None
     header: Mapping[str, Any] | None = None
     footer: Mapping[str, Any] | None = None
     cases: list[Mapping[str, Any]] = []
     number = 0
-    for number, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            line = json.loads(raw)
-        except json.JSONDecodeError as error:
-            raise _bad_report(path, number, f"not JSON: {error.msg} (column {error.colno})") from None
-        kind = line.get("type") if isinstance(line, dict) else None
-        if kind not in ("header", "case", "footer"):
-            raise _bad_report(path, number, "not a report line (a JSON object whose type is header, case or footer)")
+    for number, line in zip(numbers, lines, strict=True):
+        kind = line["type"]
         if footer is not None:
             raise _bad_report(path, number, "a line after the footer")
-        if header is None and kind != "header":
-            raise _bad_report(path, number, "a report starts with its header line")
         if kind == "header":
             if header is not None:
                 raise _bad_report(path, number, "a second header line")

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["LANGUAGES", "group_title", "hand_page", "kind_name", "kind_order", "lbl", "phrases", "seat_name", "suit_name", "t",
+__all__ = ["LANGUAGES", "given_key", "group_title", "hand_page", "result_key", "kind_name", "kind_order", "lbl", "phrases", "seat_name", "suit_name", "t",
            "topic_intro", "topic_title", "type_name"]
 
 LANGUAGES = ("en", "fr")
@@ -72,6 +72,16 @@ def hand_page(name: str, lang: str) -> dict[str, str] | None:
     """The title and summary of a hand-written page of ``docs/`` in ``lang``; None when it has none."""
     found = phrases(lang).get("hand_pages", {}).get(name)
     return dict(found) if found else None
+
+
+def result_key(key: str, lang: str) -> str:
+    """The name of a field of an expected result (``winner``, ``deal_score``) in ``lang``."""
+    return _section(lang, "result_keys", key, key)
+
+
+def given_key(key: str, lang: str) -> str:
+    """The name of a field of a fixture's situation (``dealer``, ``pot``) in ``lang``."""
+    return _section(lang, "given_keys", key, key)
 
 
 def seat_name(letter: str, lang: str) -> str:
