@@ -13,8 +13,8 @@ import yaml
 
 __all__ = ["HEADER_ORDER", "format_fixture"]
 
-HEADER_ORDER = ("id", "kind", "title", "rules", "depends_on", "source", "provenance", "normative", "partial", "note",
-                "applies_to", "given", "expect")
+HEADER_ORDER = ("id", "kind", "title", "title_fr", "rules", "depends_on", "source", "provenance", "normative", "partial",
+                "note", "note_fr", "applies_to", "given", "expect")
 
 
 class _Dumper(yaml.SafeDumper):

@@ -11,7 +11,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from belote_ref.site.wording import given_key, phrases, suit_name, t
+from belote_ref.site.wording import given_key, phrases, result_key, suit_name, t
 
 __all__ = ["SUIT_SYMBOLS", "call_html", "card_html", "cards_html", "caption", "grid_html", "hand_html", "is_card",
            "is_cards", "rank_text", "render", "seat_letter", "suit_html", "value_html"]
@@ -92,7 +92,8 @@ def caption(text: Any) -> Markup:
 
 
 def _kv(key: Any, value: Any, lang: str) -> Markup:
-    return Markup('<span class="bt-kv"><b>{}</b> {}</span>').format(seat_letter(key, lang), value_html(value, lang))
+    return Markup('<span class="bt-kv"><b>{}</b> {}</span>').format(result_key(seat_letter(key, lang), lang),
+                                                                    value_html(value, lang))
 
 
 def value_html(value: Any, lang: str) -> Markup:

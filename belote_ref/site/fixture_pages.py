@@ -12,7 +12,8 @@ from belote_ref.conformance.corpus import Fixture
 from belote_ref.site.cardhtml import card_html, cards_html, is_card, is_cards, value_html
 from belote_ref.site.data import SiteData
 from belote_ref.site.diagrams import diagram
-from belote_ref.site.markup import _fence, _lang_switch, _source_links, code, fixture_page, format_value, md, md_with_cards, param_page, rel, title_of, value_md
+from belote_ref.site.markup import in_repository, _fence, _lang_switch, _source_links, code, fixture_page, format_value, md, md_with_cards, param_page, rel, title_of, value_md
+from belote_ref.site.stories import fixture_link, fixture_title, story_md
 from belote_ref.site.wording import result_key, kind_name, lbl, t, topic_title
 
 
@@ -54,7 +55,7 @@ def result_html(fixture: Fixture, result: Any, lang: str) -> str:
 
 def _example_item(lang: str, path: str, fixture: Fixture) -> str:
     kind = kind_name(fixture.kind, lang)
-    return f"- [{md(fixture.data['title'])}]({rel(path, fixture_page(lang, fixture))}) · *{md(kind)}*"
+    return f"- {fixture_link(fixture, lang, path)} · *{md(kind)}*"
 
 
 def examples_page(data: SiteData, lang: str) -> str:
@@ -90,7 +91,7 @@ def regression_page(data: SiteData, lang: str) -> str:
         applies = [r.id for r in data.rulesets if data.branches[fixture.id][r.id] is not None]
         rulesets = ", ".join(f"[{rid}]({rel(path, f'{lang}/rulesets/{rid}.md')})" for rid in applies) or \
             t(lang, "no_shipped")
-        out.append(f'| <span id="{html.escape(fixture.id)}"></span>{code(fixture.id)} | {md(fixture.data["title"])} | '
+        out.append(f'| <span id="{html.escape(fixture.id)}"></span>{code(fixture.id)} | {md(fixture_title(fixture, lang))} | '
                    f"{code(fixture.kind)} | {rulesets} |")
     return "\n".join(out) + "\n"
 
@@ -113,7 +114,7 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
     """The worked-example page of one hand fixture."""
     path = fixture_page(lang, fixture)
     fx = fixture.data
-    out = ["---", "hide: [navigation]", "---", "", f"# {md(fx['title'])}", "", _lang_switch(path, lang)]
+    out = ["---", "hide: [navigation]", "---", "", f"# {md(fixture_title(fixture, lang))}", "", _lang_switch(path, lang)]
     rules = [pid for pid in fixture.rules]
     rule_links = []
     for pid in rules:
@@ -151,15 +152,23 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
                 + ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in missing), ""]
     out += ["</div>", "", "</div>", ""]
 
-    if fx.get("note"):
-        out += [f"## {t(lang, 'note')}", "", md_with_cards(fx["note"], lang), ""]
+    story = story_md(data, lang, path, fixture)
+    if story:
+        out += [f"## {t(lang, 'story')}", ""] + story + [""]
+    note = fx.get(f"note_{lang}") if lang != "en" else fx.get("note")
+    if note:
+        out += [f"## {t(lang, 'author_note')}", "", md_with_cards(in_repository(note), lang), ""]
+    elif fx.get("note"):
+        # The author's English note, kept for the record and marked as English for readers and tools.
+        out += [f'??? note "{t(lang, "author_note_other")}"', "", '    <div lang="en" markdown>', "",
+                "    " + md_with_cards(in_repository(fx["note"])).replace("\n", "\n    "), "", "    </div>", ""]
     source = fx.get("source") or {}
     if source:
         out += [f"## {t(lang, 'source')}", ""]
         if source.get("quote"):
             out += ["> " + md(source["quote"]), ""]
         out += [f"— {_doc_md(data, lang, path, str(source.get('doc', '')))}", ""]
-    text = json.dumps(fx, ensure_ascii=False, indent=2, default=str)
+    text = in_repository(json.dumps(fx, ensure_ascii=False, indent=2, default=str))
     fence = _fence(text)
     out += [f'??? note "{t(lang, "raw")}"', "", f"    {fence}text"]
     out += [f"    {line}" if line else "" for line in text.splitlines()]
@@ -169,10 +178,12 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
 
 def _doc_md(data: SiteData, lang: str, path: str, doc: str) -> str:
     """A fixture's ``source.doc``, with the registry's source ids in it linked to the sources page."""
-    linked = [sid for sid, info in data.registry.sources.items() if info.get("file") == doc]
-    linked += [sid for sid in data.registry.sources if sid not in linked
-               and re.search(rf"(?<![\w-]){re.escape(sid)}(?![\w-])", doc)]
-    text = code(doc) if re.fullmatch(r"[\w.-]+\.\w+", doc) else md(doc)
+    linked = [sid for sid in data.registry.sources if re.search(rf"(?<![\w-]){re.escape(sid)}(?![\w-])", doc)]
+    text = f'<span class="bt-name" translate="no">{md(in_repository(doc))}</span>'
     if linked:
-        text += " (" + _source_links(path, lang, linked, data) + ")"
+        items = [f"- {_source_links(path, lang, [sid], data)}{t(lang, 'colon')}"
+                 f'<span class="bt-name" translate="no">{html.escape(str(data.registry.sources[sid].get("title", sid)))}</span>'
+                 for sid in linked]
+        return text + "\n\n" + "\n".join(items)
     return text
+

@@ -10,6 +10,7 @@ from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import _lang_switch, _rule_links, _ruleset_link, code, fixture_page, md, rel
 from belote_ref.site.reports import Report, _adapter_readme, _outcome_counts, _passed_sent
+from belote_ref.site.stories import fixture_title
 from belote_ref.site.wording import kind_name, kind_order, lbl, t
 
 
@@ -76,7 +77,7 @@ def _report_failures(data: SiteData, lang: str, path: str, report: Report) -> li
         if fixture is not None:
             cell = (f'<span id="{html.escape(report.anchor + "--" + fixture_id)}"></span>'
                     f"[{code(fixture_id)}]({rel(path, fixture_page(lang, fixture))})"
-                    f"<br><small>{md(fixture.data.get('title', ''))}</small>")
+                    f"<br><small>{md(fixture_title(fixture, lang))}</small>")
             rules: Iterable[str] = fixture.rules
         else:
             cell = f"{code(fixture_id)}<br><small>{t(lang, 'not_in_corpus')}</small>"

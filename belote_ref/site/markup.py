@@ -125,8 +125,13 @@ def _same(a: Any, b: Any) -> bool:
 def _source_links(path: str, lang: str, sources: Iterable[str], data: SiteData) -> str:
     links = []
     for source in sources:
-        if source in data.registry.sources:
-            links.append(f"[{md(source)}]({rel(path, f'{lang}/sources.md#{source}')})")
+        info = data.registry.sources.get(source)
+        if info is not None:
+            title = html.escape(str(info.get("title") or source), quote=True).replace('"', "&quot;")
+            link = f'[{md(source)}]({rel(path, f"{lang}/sources.md#{source}")} "{title}")'
+            if info.get("url"):
+                link += f' <a class="bt-ext" href="{html.escape(info["url"])}" title="{title}">↗</a>'
+            links.append(link)
         else:
             links.append(md(source))
     return ", ".join(links) or f"*{t(lang, 'no_source')}*"
@@ -153,3 +158,40 @@ def _rule_links(data: SiteData, lang: str, path: str, rules: Iterable[str]) -> s
 def _fence(text: str) -> str:
     longest = max((len(m) for m in re.findall(r"`{3,}", text)), default=2)
     return "`" * (longest + 1)
+
+
+# Older notes cite a rules write-up that is not part of the repository ("rules.md §6: ..."); the pages
+# cite the registry's sources instead and leave that pointer out.
+OUTSIDE_REFERENCE = re.compile(r"\(?rules\.md(?: §[\d.]+)?\)?:?\s*")
+
+
+def in_repository(text: str) -> str:
+    """``text`` without pointers to documents outside the repository."""
+    return OUTSIDE_REFERENCE.sub("", text)
+
+
+def _identifiers() -> re.Pattern[str]:
+    registry = load_registry()
+    values = sorted({str(v) for p in registry.parameters.values() if p.closed for v in p.values if isinstance(v, str)},
+                    key=len, reverse=True)
+    ids = sorted(registry.parameters, key=len, reverse=True)
+    id_part = "|".join(re.escape(pid) for pid in ids)
+    value_part = "|".join(re.escape(v) for v in values)
+    return re.compile(rf"(?<![\w.])(?:(?:{id_part})(?: (?:{value_part}|\d+))?|[a-z]+(?:_[a-z0-9]+)+|true|false)(?![\w.])")
+
+
+_IDENTIFIER: list[re.Pattern[str]] = []
+
+
+def prose_md(text: Any) -> str:
+    """Prose (the registry's explanations, a ruleset's description) made safe for Markdown, with the
+    parameter ids and values in it as code: they are names, not words of the language."""
+    if not _IDENTIFIER:
+        _IDENTIFIER.append(_identifiers())
+    parts, last = [], 0
+    source = " ".join(str(text).split())
+    for match in _IDENTIFIER[0].finditer(source):
+        parts += [md(source[last:match.start()]), code(match.group(0))]
+        last = match.end()
+    parts.append(md(source[last:]))
+    return "".join(parts)

@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any
 
 from belote_ref.registry import Parameter
 from belote_ref.site.cardhtml import card_html
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import _lang_switch, _same, _source_links, code, fixture_page, label_md, md, md_paragraphs, param_page, rel, title_of, value_md
+from belote_ref.site.markup import prose_md, _lang_switch, _same, _source_links, code, label_md, md, param_page, rel, title_of, value_md
+from belote_ref.site.stories import fixture_link
 from belote_ref.site.wording import LANGUAGES, group_title, hand_page, lbl, phrases, t, topic_intro, topic_title, type_name
 
 
@@ -109,7 +111,7 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
     if not parameter.outcome:
         meta += f" · *{md(t(lang, 'documentary'))}*"
     prose = parameter.en if lang == "en" else parameter.fr
-    out = [f"{level} {md(title_of(pid, lang))} {{#{pid}}}", "", meta, "", md_paragraphs(prose), ""]
+    out = [f"{level} {md(title_of(pid, lang))} {{#{pid}}}", "", meta, "", prose_md(prose), ""]
     out += [f"| {t(lang, 'value')} | {t(lang, 'meaning')} | {t(lang, 'sources_col')} | {t(lang, 'rulesets_col')} |",
             "|---|---|---|---|"]
     values = list(zip(parameter.values, parameter.sources, strict=True))
@@ -128,7 +130,7 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
     out.append("")
     fixtures = data.fixtures_of(pid)
     if fixtures:
-        items = [f"- [{md(fixture.data['title'])}]({rel(path, fixture_page(lang, fixture))})" for fixture in fixtures]
+        items = [f"- {fixture_link(fixture, lang, path)}" for fixture in fixtures]
         if len(fixtures) > 6:
             out += [f'??? example "{t(lang, "fixtures_for")} ({len(fixtures)})"', ""] + [f"    {i}" for i in items]
         else:
@@ -148,11 +150,9 @@ def sources_page(data: SiteData, lang: str) -> str:
             for source in sources:
                 cited.setdefault(source, []).append((parameter.id, value))
     for source_id, info in data.registry.sources.items():
-        out += [f"## {md(source_id)} {{#{source_id}}}", "", f"**{md(info.get('title', source_id))}**", ""]
+        out += [f"## {md(source_id)} {{#{source_id}}}", "", f'<p class="bt-name" translate="no"><b>{html.escape(str(info.get("title", source_id)))}</b></p>', ""]
         if info.get("url"):
             out += [f"<{info['url']}>", ""]
-        if info.get("file"):
-            out += [f"{lbl(lang, 'file')}{code(info['file'])}", ""]
         uses = cited.get(source_id, [])
         if uses:
             items = ", ".join(

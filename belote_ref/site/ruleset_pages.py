@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.registry import Parameter
 from belote_ref.rules import Ruleset
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import _lang_switch, _same, _source_links, code, fixture_page, label_md, label_of, md, md_paragraphs, param_page, rel, ruleset_description, ruleset_title, title_of
+from belote_ref.site.markup import prose_md, in_repository, _lang_switch, _same, _source_links, code, label_md, label_of, md, param_page, rel, ruleset_description, ruleset_title, title_of
+from belote_ref.site.stories import fixture_link
 from belote_ref.site.wording import kind_name, lbl, t, topic_title
 
 
@@ -34,9 +36,9 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     path = f"{lang}/rulesets/{ruleset.id}.md"
     out = [f"# {md(ruleset_title(ruleset, lang))}", "", _lang_switch(path, lang)]
     out += _banner(data, lang, path, ruleset)
-    description = ruleset_description(ruleset, lang)
+    description = in_repository(ruleset_description(ruleset, lang))
     if description:
-        out += [md_paragraphs(description), ""]
+        out += ["\n\n".join(prose_md(p) for p in re.split(r"\n\s*\n", description) if p.strip()), ""]
     facts = [f"{lbl(lang, 'id')}{code(ruleset.id)} (version {ruleset.version})"]
     if ruleset.parent:
         parent = (f"[{ruleset.parent}]({rel(path, f'{lang}/rulesets/{ruleset.parent}.md')})"
@@ -59,7 +61,7 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
             explain = parameter.explain_of(ruleset[pid], lang)
             prose = explain or (parameter.en if lang == "en" else parameter.fr)
             out.append(f"- **[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})**: {value}. "
-                       f"{md(prose)}")
+                       f"{prose_md(prose)}")
         out.append("")
     out += ruleset_fixtures(data, lang, path, ruleset)
     return "\n".join(out) + "\n"
@@ -78,7 +80,7 @@ def ruleset_fixtures(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> 
         label = kind_name(kind, lang)
         out += [f"### {md(label[0].upper() + label[1:])} ({len(fixtures)})", ""]
         for fixture in fixtures:
-            out.append(f"- [{md(fixture.data['title'])}]({rel(path, fixture_page(lang, fixture))})")
+            out.append(f"- {fixture_link(fixture, lang, path)}")
         out.append("")
     return out
 
