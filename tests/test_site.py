@@ -622,3 +622,18 @@ def test_no_page_sends_the_reader_outside_the_repository(site: Path) -> None:
             text = path.read_text(encoding="utf-8", errors="replace")
             assert "rules.md" not in text, path
             assert not re.search(r"\b00[0-9]_[0-9a-f]{16}\b", text), path
+
+
+def test_the_classic_page_lists_where_it_departs_from_ffb_b16(site: Path) -> None:
+    for lang, heading in (("en", "Where classic departs from FFB-B16"), ("fr", "Là où classic s&rsquo;écarte de FFB-B16")):
+        page = (site / lang / "rulesets" / "classic" / "index.html").read_text(encoding="utf-8")
+        assert heading.replace("&rsquo;", "'") in page or heading in page, lang
+        assert "#bidding.round2_allow_turnup_suit" in page and "#scoring.rounding.mode" in page
+
+
+def test_each_value_lists_its_sources_with_title_and_link(site: Path) -> None:
+    page = (site / "en" / "rules" / "play" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a href="\.\./\.\./sources/#FFB-B16" title="FFB, R[^"]+">FFB-B16</a>', page)
+    assert 'href="https://www.ffbelote.org/' in page
+    sources = (site / "fr" / "sources" / "index.html").read_text(encoding="utf-8")
+    assert "Seed page 000" in sources and ".txt" not in sources

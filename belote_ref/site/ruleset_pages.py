@@ -48,6 +48,7 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
         facts.append(f"{lbl(lang, 'ruleset_sources')}{_source_links(path, lang, ruleset.sources, data)}")
     facts.append(f"{lbl(lang, 'use_it')}{code(f'belote-ref rules show {ruleset.id}')}")
     out += [f"- {fact}" for fact in facts] + [""]
+    out += departures_md(data, lang, path, ruleset)
     out += [f"## {t(lang, 'the_rules')}", ""]
     changed = set(data.changes(ruleset))
     for slug, _ in data.topics:
@@ -65,6 +66,41 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
         out.append("")
     out += ruleset_fixtures(data, lang, path, ruleset)
     return "\n".join(out) + "\n"
+
+
+def departures_md(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> list[str]:
+    """Where the baseline departs from its first source (classic from FFB-B16), and why: what that
+    source says, what the ruleset takes instead and on whose authority; then the points it leaves open."""
+    if ruleset.id != data.classic.id or not ruleset.sources:
+        return []
+    reference = ruleset.sources[0]
+    departs, silent = [], []
+    for pid, parameter in data.registry.parameters.items():
+        cited = parameter.sources_of(ruleset[pid])
+        if reference in cited:
+            continue
+        said = [value for value, sources in zip(parameter.values, parameter.sources, strict=True) if reference in sources]
+        (departs if said else silent).append((pid, parameter, said, cited))
+    link = _source_links(path, lang, [reference], data)
+    out = [f"## {t(lang, 'departs_title', source=reference)}", "", t(lang, "departs_intro", source=link), ""]
+    if departs:
+        out += [f"| {t(lang, 'parameter')} | {t(lang, 'departs_says', source=reference)} | "
+                f"{t(lang, 'departs_takes', ruleset=ruleset.id)} | {t(lang, 'departs_why')} |", "|---|---|---|---|"]
+        for pid, parameter, said, cited in departs:
+            out.append(f"| [{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))}) | "
+                       + ", ".join(label_md(value, parameter, lang) for value in said)
+                       + f" | {label_md(ruleset[pid], parameter, lang)} | "
+                       + prose_md(parameter.fr if lang == "fr" else parameter.en) + " "
+                       + t(lang, "departs_followed", sources=_source_links(path, lang, cited, data)) + " |")
+        out.append("")
+    else:
+        out += [t(lang, "departs_none", source=reference), ""]
+    if silent:
+        items = [f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))}) "
+                 f"({_source_links(path, lang, cited, data)})" for pid, _, _, cited in silent]
+        out += [f'??? info "{t(lang, "departs_silent", source=reference, n=len(silent))}"', ""]
+        out += [f"    - {item}" for item in items] + [""]
+    return out
 
 
 def ruleset_fixtures(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> list[str]:
