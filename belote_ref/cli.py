@@ -493,7 +493,7 @@ def cmd_docs_build(args: argparse.Namespace) -> int:
     from belote_ref.site import build_site
 
     try:
-        result = build_site(args.out, config_file=args.config, verbose=args.verbose)
+        result = build_site(args.out, config_file=args.config, verbose=args.verbose, rulesets=args.ruleset or ())
     except BeloteRefError as error:
         if getattr(error, "code", "") != "docs":
             raise
@@ -506,7 +506,7 @@ def cmd_docs_build(args: argparse.Namespace) -> int:
 def cmd_docs_serve(args: argparse.Namespace) -> int:
     from belote_ref.site import serve_site
 
-    serve_site(config_file=args.config, dev_addr=args.dev_addr)
+    serve_site(config_file=args.config, dev_addr=args.dev_addr, rulesets=args.ruleset or ())
     return EXIT_OK
 
 
@@ -648,12 +648,15 @@ def build_parser() -> argparse.ArgumentParser:
     docs_commands = docs.add_subparsers(dest="docs_command", required=True, metavar="SUBCOMMAND")
     docs_build = docs_commands.add_parser("build", help="generate the pages and build the site (strict)")
     docs_build.add_argument("--out", default="site", metavar="DIR", help="where to write the site (default: site/)")
-    docs_build.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml)")
+    docs_build.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml, else the package's)")
     docs_build.add_argument("--verbose", action="store_true", help="show MkDocs' progress messages")
+    docs_build.add_argument("--ruleset", action="append", metavar="FILE",
+                            help="repeatable: a house-rule file to publish beside the shipped rulesets (its page and rule sheet)")
     docs_build.set_defaults(handler=cmd_docs_build)
     docs_serve = docs_commands.add_parser("serve", help="generate the pages and run mkdocs serve on them")
-    docs_serve.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml)")
+    docs_serve.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml, else the package's)")
     docs_serve.add_argument("--dev-addr", metavar="HOST:PORT", help="address to serve on (default 127.0.0.1:8000)")
+    docs_serve.add_argument("--ruleset", action="append", metavar="FILE", help="repeatable: a house-rule file to publish")
     docs_serve.set_defaults(handler=cmd_docs_serve)
     return parser
 

@@ -9,14 +9,15 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from belote_ref.errors import BeloteRefError
-from belote_ref.site.config import find_config
+from belote_ref.rules import Ruleset, load_ruleset
+from belote_ref.site.config import docs_dir_of, find_config
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.pages import Site, generate_pages
 from belote_ref.site.reports import find_reports_dir
@@ -73,9 +74,23 @@ class BuildResult:
     seconds: float
 
 
+def _load(load_config: Any, config_path: Path, **overrides: Any) -> Any:
+    docs = docs_dir_of(config_path)
+    if docs is not None and "docs_dir" not in overrides:
+        overrides["docs_dir"] = str(docs)
+    return load_config(config_file=str(config_path), **overrides)
+
+
+def _house_rules(paths: Sequence[str | os.PathLike[str]]) -> list[Ruleset]:
+    return [load_ruleset(Path(path)) for path in paths]
+
+
 def build_site(out_dir: str | os.PathLike[str] = "site", *, config_file: str | os.PathLike[str] | None = None,
-               strict: bool = True, verbose: bool = False) -> BuildResult:
+               strict: bool = True, verbose: bool = False, rulesets: Sequence[str | os.PathLike[str]] = ()) -> BuildResult:
     """Generate the pages and build the site into ``out_dir`` with MkDocs (strict by default).
+
+    ``rulesets`` are house-rule files published beside the shipped rulesets: a page, a printable
+    rule sheet and a column of the comparison each.
 
     Raises :class:`~belote_ref.errors.BeloteRefError` (code ``docs``) when the build fails, for example
     on a broken link or anchor in strict mode.
@@ -87,12 +102,13 @@ def build_site(out_dir: str | os.PathLike[str] = "site", *, config_file: str | o
     start = time.monotonic()
     config_path = find_config(config_file)
     out = Path(out_dir).resolve()
+    house = _house_rules(rulesets)
     with tempfile.TemporaryDirectory(prefix="belote-ref-docs-") as tmp, _mkdocs_logging(verbose):
-        base = load_config(config_file=str(config_path))
+        base = _load(load_config, config_path)
         tree = Path(tmp) / "docs"
-        site = write_tree(tree, Path(base.docs_dir), load_site_data(reports_dir=find_reports_dir(config_path)))
-        config = load_config(config_file=str(config_path), docs_dir=str(tree), site_dir=str(out), nav=site.nav,
-                             strict=strict)
+        data = load_site_data(reports_dir=find_reports_dir(config_path), extra_rulesets=house)
+        site = write_tree(tree, Path(base.docs_dir), data)
+        config = _load(load_config, config_path, docs_dir=str(tree), site_dir=str(out), nav=site.nav, strict=strict)
         config.plugins.on_startup(command="build", dirty=False)
         try:
             build(config)
@@ -104,14 +120,15 @@ def build_site(out_dir: str | os.PathLike[str] = "site", *, config_file: str | o
 
 
 def serve_site(*, config_file: str | os.PathLike[str] | None = None, dev_addr: str | None = None,
-               strict: bool = True) -> None:
+               strict: bool = True, rulesets: Sequence[str | os.PathLike[str]] = ()) -> None:
     """Generate the pages into a temporary tree and run ``mkdocs serve`` on it (until interrupted)."""
     load_config = _import_mkdocs()
     from mkdocs.commands.serve import serve
 
     config_path = find_config(config_file)
     with tempfile.TemporaryDirectory(prefix="belote-ref-docs-") as tmp, _mkdocs_logging(True):
-        base = load_config(config_file=str(config_path))
+        base = _load(load_config, config_path)
         tree = Path(tmp) / "docs"
-        site = write_tree(tree, Path(base.docs_dir), load_site_data(reports_dir=find_reports_dir(config_path)))
+        data = load_site_data(reports_dir=find_reports_dir(config_path), extra_rulesets=_house_rules(rulesets))
+        site = write_tree(tree, Path(base.docs_dir), data)
         serve(config_file=str(config_path), docs_dir=str(tree), nav=site.nav, strict=strict, dev_addr=dev_addr)

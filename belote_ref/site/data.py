@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from belote_ref.conformance.corpus import Fixture, load_corpus, predicate_holds
+from belote_ref.errors import BeloteRefError
 from belote_ref.registry import Parameter, Registry, load_registry
 from belote_ref.rules import Ruleset, find_ruleset, iter_changes, shipped_rulesets
 from belote_ref.site.reports import Report, load_reports
@@ -89,14 +90,19 @@ def branch_index(fixture: Fixture, params: Mapping[str, Any]) -> int | None:
 
 
 def load_site_data(fixtures: Iterable[Fixture] | None = None,
-                   reports_dir: str | os.PathLike[str] | None = None) -> SiteData:
+                   reports_dir: str | os.PathLike[str] | None = None, extra_rulesets: Iterable[Ruleset] = ()) -> SiteData:
     """Load the registry, the shipped rulesets, the corpus (valid fixtures, first of each id) and the reports.
 
+    ``extra_rulesets`` (a club's house rules) get pages of their own beside the shipped rulesets.
     ``reports_dir`` holds the conformance reports (default: :func:`find_reports_dir`); a malformed
     report raises :class:`~belote_ref.errors.BeloteRefError` (code ``docs``) naming its file and line.
     """
     registry = load_registry()
     rulesets = [find_ruleset(ruleset_id) for ruleset_id in shipped_rulesets()]
+    for extra in extra_rulesets:  # a club's house rules, published beside the shipped rulesets
+        if any(r.id == extra.id for r in rulesets):
+            raise BeloteRefError(f"ruleset id {extra.id!r} is already taken: give the house rule another id", code="docs")
+        rulesets.append(extra)
     seen: set[str] = set()
     unique = []
     for fixture in load_corpus() if fixtures is None else fixtures:

@@ -12,6 +12,7 @@ from belote_ref.site.implementations import implementations_page
 from belote_ref.site.markup import md, rel, ruleset_title
 from belote_ref.site.rule_pages import home_page, landing_page, sources_page, topic_page
 from belote_ref.site.ruleset_pages import compare_page, ruleset_page, rulesets_page
+from belote_ref.site.sheets import sheet_md, sheet_page
 from belote_ref.site.wording import LANGUAGES, hand_page, t, topic_title
 
 
@@ -36,6 +37,7 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ())
         pages[f"{lang}/rulesets.md"] = rulesets_page(data, lang)
         for ruleset in data.rulesets:
             pages[f"{lang}/rulesets/{ruleset.id}.md"] = ruleset_page(data, lang, ruleset)
+            pages[sheet_page(lang, ruleset)] = sheet_md(data, lang, ruleset)
         pages[f"{lang}/compare.md"] = compare_page(data, lang)
         pages[f"{lang}/examples.md"] = examples_page(data, lang)
         pages[f"{lang}/regression.md"] = regression_page(data, lang)

@@ -47,6 +47,7 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     if ruleset.sources:
         facts.append(f"{lbl(lang, 'ruleset_sources')}{_source_links(path, lang, ruleset.sources, data)}")
     facts.append(f"{lbl(lang, 'use_it')}{code(f'belote-ref rules show {ruleset.id}')}")
+    facts.append(f"[{t(lang, 'sheet_link')}]({rel(path, f'{lang}/sheets/{ruleset.id}.md')})")
     out += [f"- {fact}" for fact in facts] + [""]
     out += departures_md(data, lang, path, ruleset)
     out += [f"## {t(lang, 'the_rules')}", ""]
