@@ -637,3 +637,14 @@ def test_each_value_lists_its_sources_with_title_and_link(site: Path) -> None:
     assert 'href="https://www.ffbelote.org/' in page
     sources = (site / "fr" / "sources" / "index.html").read_text(encoding="utf-8")
     assert "Seed page 000" in sources and ".txt" not in sources
+
+
+def test_search_ranks_rule_pages_above_worked_examples(site: Path) -> None:
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    boost: dict[str, float] = {}
+    for doc in index["docs"]:
+        page = doc["location"].split("#")[0]
+        boost.setdefault(page, float(doc.get("boost", 1.0)))
+    rules = [b for page, b in boost.items() if re.match(r"(en|fr)/rules/", page)]
+    examples = [b for page, b in boost.items() if re.match(r"(en|fr)/fixtures/", page)]
+    assert rules and examples and min(rules) > max(examples)

@@ -12,7 +12,7 @@ from belote_ref.conformance.corpus import Fixture
 from belote_ref.site.cardhtml import card_html, cards_html, is_card, is_cards, value_html
 from belote_ref.site.data import SiteData
 from belote_ref.site.diagrams import diagram
-from belote_ref.site.markup import in_repository, _fence, _lang_switch, _source_links, code, fixture_page, format_value, md, md_with_cards, param_page, rel, title_of, value_md
+from belote_ref.site.markup import search_boost, in_repository, _fence, _lang_switch, _source_links, code, fixture_page, format_value, md, md_with_cards, param_page, rel, title_of, value_md
 from belote_ref.site.stories import fixture_link, fixture_title, story_md
 from belote_ref.site.wording import result_key, kind_name, lbl, t, topic_title
 
@@ -84,7 +84,7 @@ def examples_page(data: SiteData, lang: str) -> str:
 
 def regression_page(data: SiteData, lang: str) -> str:
     path = f"{lang}/regression.md"
-    out = [f"# {t(lang, 'regression')}", "", _lang_switch(path, lang), t(lang, "regression_intro"), "",
+    out = ["---", *search_boost("regression"), "---", "", f"# {t(lang, 'regression')}", "", _lang_switch(path, lang), t(lang, "regression_intro"), "",
            f"| {t(lang, 'id')} | {t(lang, 'example')} | {t(lang, 'kind')} | {t(lang, 'rulesets_here')} |",
            "|---|---|---|---|"]
     for fixture in data.engine:
@@ -114,7 +114,7 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
     """The worked-example page of one hand fixture."""
     path = fixture_page(lang, fixture)
     fx = fixture.data
-    out = ["---", "hide: [navigation]", "---", "", f"# {md(fixture_title(fixture, lang))}", "", _lang_switch(path, lang)]
+    out = ["---", "hide: [navigation]", *search_boost("fixture"), "---", "", f"# {md(fixture_title(fixture, lang))}", "", _lang_switch(path, lang)]
     rules = [pid for pid in fixture.rules]
     rule_links = []
     for pid in rules:

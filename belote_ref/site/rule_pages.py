@@ -10,7 +10,7 @@ from typing import Any
 from belote_ref.registry import Parameter
 from belote_ref.site.cardhtml import card_html
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import prose_md, _lang_switch, _same, _source_links, code, label_md, md, param_page, rel, title_of, value_md
+from belote_ref.site.markup import search_boost, prose_md, _lang_switch, _same, _source_links, code, label_md, md, param_page, rel, title_of, value_md
 from belote_ref.site.stories import fixture_link
 from belote_ref.site.wording import LANGUAGES, group_title, hand_page, lbl, phrases, t, topic_intro, topic_title, type_name
 
@@ -91,7 +91,7 @@ def _groups(parameters: Sequence[Parameter]) -> list[tuple[str, list[Parameter]]
 def topic_page(data: SiteData, lang: str, slug: str) -> str:
     path = f"{lang}/rules/{slug}.md"
     intro = topic_intro(slug, lang)
-    out = [f"# {md(topic_title(slug, lang))}", "", _lang_switch(path, lang), md(intro), ""]
+    out = ["---", *search_boost("rules"), "---", "", f"# {md(topic_title(slug, lang))}", "", _lang_switch(path, lang), md(intro), ""]
     groups = _groups(data.parameters_of(slug))
     level = "###" if len(groups) > 1 else "##"
     for key, parameters in groups:

@@ -10,7 +10,7 @@ from belote_ref.conformance.corpus import Fixture
 from belote_ref.registry import Parameter
 from belote_ref.rules import Ruleset
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import prose_md, in_repository, _lang_switch, _same, _source_links, code, label_md, label_of, md, param_page, rel, ruleset_description, ruleset_title, title_of
+from belote_ref.site.markup import search_boost, prose_md, in_repository, _lang_switch, _same, _source_links, code, label_md, label_of, md, param_page, rel, ruleset_description, ruleset_title, title_of
 from belote_ref.site.stories import fixture_link
 from belote_ref.site.wording import kind_name, lbl, t, topic_title
 
@@ -34,7 +34,7 @@ def _banner(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> list[str]
 
 def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     path = f"{lang}/rulesets/{ruleset.id}.md"
-    out = [f"# {md(ruleset_title(ruleset, lang))}", "", _lang_switch(path, lang)]
+    out = ["---", *search_boost("ruleset"), "---", "", f"# {md(ruleset_title(ruleset, lang))}", "", _lang_switch(path, lang)]
     out += _banner(data, lang, path, ruleset)
     description = in_repository(ruleset_description(ruleset, lang))
     if description:

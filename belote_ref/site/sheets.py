@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from belote_ref.rules import Ruleset
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import _same, label_of, md, rel, ruleset_title
+from belote_ref.site.markup import search_boost, _same, label_of, md, rel, ruleset_title
 from belote_ref.site.wording import t, topic_title
 
 __all__ = ["sheet_md", "sheet_page"]
@@ -18,7 +18,7 @@ def sheet_page(lang: str, ruleset: Ruleset) -> str:
 
 def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     path = sheet_page(lang, ruleset)
-    out = ["---", "hide: [navigation, toc]", "search:", "  boost: 0.5", "---", "",
+    out = ["---", "hide: [navigation, toc]", *search_boost("sheet"), "---", "",
            f"# {md(t(lang, 'sheet_title', ruleset=ruleset_title(ruleset, lang)))}", "",
            f'{md(t(lang, "sheet_meta", id=ruleset.id, version=ruleset.version))} · '
            f'[{md(t(lang, "sheet_full"))}]({rel(path, f"{lang}/rulesets/{ruleset.id}.md")}) · '
