@@ -648,3 +648,21 @@ def test_search_ranks_rule_pages_above_worked_examples(site: Path) -> None:
     rules = [b for page, b in boost.items() if re.match(r"(en|fr)/rules/", page)]
     examples = [b for page, b in boost.items() if re.match(r"(en|fr)/fixtures/", page)]
     assert rules and examples and min(rules) > max(examples)
+
+
+def test_the_downloads_are_published_and_listed(site: Path) -> None:
+    corpus = (site / "downloads" / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(corpus) == len(load_site_data().fixtures) and json.loads(corpus[0])["id"]
+    for name in ("ruleset.schema.json", "fixture.schema.json", "registry.schema.json", "report.schema.json"):
+        assert json.loads((site / "downloads" / "schema" / name).read_text(encoding="utf-8"))
+    assert (site / "downloads" / "reports" / "colver-0.11.1.jsonl").is_file()
+    for lang in LANGUAGES:
+        page = (site / lang / "downloads" / "index.html").read_text(encoding="utf-8")
+        assert 'href="../../downloads/corpus.jsonl"' in page and "schema/ruleset.schema.json" in page
+
+
+def test_the_implementations_page_gives_engine_by_ruleset_not_sent_reasons_and_departures(site: Path) -> None:
+    page = (site / "fr" / "implementations" / "index.html").read_text(encoding="utf-8")
+    assert "Moteur × variante" in page and "Non envoyés (n/a), par raison" in page
+    assert '<span lang="en">kind auction not supported</span>' in page
+    assert "Écarts par rapport aux variantes livrées" in page and "#play.undertrump_over_opponent" in page

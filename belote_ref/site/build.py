@@ -35,6 +35,10 @@ def write_tree(tree: Path, docs_dir: Path, data: SiteData | None = None) -> Site
         target = tree / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
+    for relative, content in site.files.items():
+        target = tree / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
     return site
 
 

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import _lang_switch, _rule_links, _ruleset_link, code, fixture_page, md, rel
+from belote_ref.site.markup import label_md, param_page, title_of, _lang_switch, _rule_links, _ruleset_link, code, fixture_page, md, rel
 from belote_ref.site.reports import Report, _adapter_readme, _outcome_counts, _passed_sent
 from belote_ref.site.stories import fixture_title
 from belote_ref.site.wording import kind_name, kind_order, lbl, t
+
+
+def _name(text: Any) -> str:
+    """A proper name (a programming language, a product) as it is written, in any language."""
+    return f'<span class="bt-name" translate="no">{md(text)}</span>'
 
 
 def _matrix_cell(cases: Sequence[Mapping[str, Any]]) -> str:
@@ -58,6 +64,68 @@ def _report_matrix(data: SiteData, lang: str, path: str, report: Report) -> list
     if own:
         out += [f"{lbl(lang, 'adapter_rulesets')}{', '.join(code(r) for r in own)}.", ""]
     return out
+
+
+def _overview(data: SiteData, lang: str, path: str) -> list[str]:
+    """Engine x ruleset, every kind together (the kinds are in each engine's own matrix below)."""
+    shipped = [r.id for r in data.rulesets]
+    seen = list(dict.fromkeys(case["ruleset"] for report in data.reports for case in report.cases))
+    rulesets = [r for r in shipped if r in seen] + [r for r in seen if r not in shipped]
+    out = [f"## {t(lang, 'overview')}", "", t(lang, "overview_text"), "", '<div class="bt-compare bt-matrix" markdown>', "",
+           f"| {t(lang, 'implementation')} | " + " | ".join(_ruleset_link(data, lang, path, r) for r in rulesets) + " |",
+           "|---" * (len(rulesets) + 1) + "|"]
+    for report in data.reports:
+        by_ruleset: dict[str, list[Mapping[str, Any]]] = {}
+        for case in report.cases:
+            by_ruleset.setdefault(case["ruleset"], []).append(case)
+        out.append(f"| [{md(f'{report.name} {report.version}'.strip())}](#{report.anchor}) | "
+                   + " | ".join(_matrix_cell(by_ruleset.get(r, [])) for r in rulesets) + " |")
+    return out + ["", "</div>", ""]
+
+
+def _not_sent(lang: str, report: Report) -> list[str]:
+    """The cases not sent (n/a), counted by the reason the runner gave, with the rulesets concerned."""
+    reasons: dict[str, list[Mapping[str, Any]]] = {}
+    for case in report.cases:
+        if case["outcome"] == "n/a":
+            reasons.setdefault(str(case.get("reason") or ""), []).append(case)
+    if not reasons:
+        return []
+    out = [f"### {t(lang, 'not_sent')} ({sum(len(c) for c in reasons.values())})", "", t(lang, "not_sent_text"), "",
+           f"| {t(lang, 'reason')} | {t(lang, 'cases')} | {t(lang, 'rulesets')} |", "|---|--:|---|"]
+    for reason, cases in sorted(reasons.items(), key=lambda item: -len(item[1])):
+        # The reason is the runner's own message, in English: marked so, for readers and tools.
+        shown = f'<span lang="en">{md(reason)}</span>' if reason else f"*{t(lang, 'no_reason')}*"
+        rulesets = ", ".join(code(r) for r in dict.fromkeys(c["ruleset"] for c in cases))
+        out.append(f"| {shown} | {len(cases)} | {rulesets} |")
+    return out + [""]
+
+
+def _departures(data: SiteData, lang: str, path: str, report: Report) -> list[str]:
+    """Where the adapter says the implementation departs from a shipped ruleset: what the ruleset sets
+    and what the implementation plays instead (the report header's ``departures``)."""
+    departures = report.header.get("departures")
+    if not isinstance(departures, Mapping) or not any(departures.values()):
+        return []
+    rows: dict[tuple[str, str], list[str]] = {}
+    for ruleset_id, values in departures.items():
+        for pid, claimed in (values or {}).items():
+            rows.setdefault((pid, json.dumps(claimed, sort_keys=True)), []).append(ruleset_id)
+    out = [f"### {t(lang, 'departures')}", "", t(lang, "departures_text"), "",
+           f"| {t(lang, 'parameter')} | {t(lang, 'departures_ruleset')} | {t(lang, 'departures_plays')} |", "|---|---|---|"]
+    rulesets = {r.id: r for r in data.rulesets}
+    for (pid, claimed_json), ruleset_ids in rows.items():
+        parameter = data.registry.parameters.get(pid)
+        claimed = json.loads(claimed_json)
+        name = (f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})<br><small class=\"bt-pid\">"
+                f"{md(pid)}</small>" if parameter else code(pid))
+        theirs = ", ".join(f"{_ruleset_link(data, lang, path, r)}{t(lang, 'colon')}"
+                           + (label_md(rulesets[r][pid], parameter, lang) if r in rulesets and parameter else "—")
+                           for r in ruleset_ids)
+        plays = (t(lang, "departures_any") if claimed == "*" else
+                 ", ".join(label_md(value, parameter, lang) for value in claimed) or t(lang, "departures_none"))
+        out.append(f"| {name} | {theirs} | {plays} |")
+    return out + [""]
 
 
 def _report_failures(data: SiteData, lang: str, path: str, report: Report) -> list[str]:
@@ -115,15 +183,16 @@ def implementations_page(data: SiteData, lang: str) -> str:
                   else f'<span class="bt-cell bt-pass">{t(lang, "result_ok")}</span>')
         language = report.adapter.get("language")
         out.append(f"| [{md(report.name)}](#{report.anchor}) | {code(report.version) if report.version else '—'} | "
-                   f"{md(language) if language else '—'} | {passed}/{sent} | {bad} | {counts['skip']} | "
+                   f"{_name(language) if language else '—'} | {passed}/{sent} | {bad} | {counts['skip']} | "
                    f"{counts['n/a']} | {result} |")
     out.append("")
+    out += _overview(data, lang, path)
     for report in data.reports:
         title = f"{report.name} {report.version}".strip()
         out += [f"## {md(title)} {{#{report.anchor}}}", ""]
         facts = []
         if report.adapter.get("language"):
-            facts.append(f"{lbl(lang, 'language')}{md(report.adapter['language'])}")
+            facts.append(f"{lbl(lang, 'language')}{_name(report.adapter['language'])}")
         suite = report.header.get("suite")
         if suite:
             facts.append(f"{lbl(lang, 'suite')}belote-ref {code(suite)}")
@@ -136,5 +205,7 @@ def implementations_page(data: SiteData, lang: str) -> str:
             facts.append(f"{t(lang, 'explained')} {code(readme)}")
         out += [f"- {fact}" for fact in facts] + [""]
         out += [f"### {t(lang, 'matrix')}", ""] + _report_matrix(data, lang, path, report)
+        out += _departures(data, lang, path, report)
+        out += _not_sent(lang, report)
         out += _report_failures(data, lang, path, report)
     return "\n".join(out) + "\n"

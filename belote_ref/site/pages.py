@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from belote_ref.site.data import SiteData, load_site_data
+from belote_ref.site.downloads import download_files, downloads_page
 from belote_ref.site.fixture_pages import examples_page, fixture_md, regression_page
 from belote_ref.site.implementations import implementations_page
 from belote_ref.site.markup import md, rel, ruleset_title
@@ -22,6 +23,7 @@ class Site:
 
     pages: dict[str, str]
     nav: list[Any]
+    files: dict[str, bytes] = field(default_factory=dict)  # downloadable files, by path in the site
 
 
 def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ()) -> Site:
@@ -30,6 +32,7 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ())
     hand_pages = sorted(hand_pages)
     data.hand_pages = frozenset(hand_pages)
     pages: dict[str, str] = {"index.md": landing_page(data)}
+    files = download_files(data)
     for lang in LANGUAGES:
         pages[f"{lang}/index.md"] = home_page(data, lang)
         for slug, _ in data.topics:
@@ -43,6 +46,7 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ())
         pages[f"{lang}/regression.md"] = regression_page(data, lang)
         pages[f"{lang}/sources.md"] = sources_page(data, lang)
         pages[f"{lang}/implementations.md"] = implementations_page(data, lang)
+        pages[f"{lang}/downloads.md"] = downloads_page(data, lang, files)
         for fixture in data.hand:
             pages[f"{lang}/fixtures/{fixture.id}.md"] = fixture_md(data, lang, fixture)
     for name in hand_pages:
@@ -50,7 +54,7 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ())
         if summary:
             pages[f"fr/{name}"] = (f"# {md(summary['title'])}\n\n{summary['summary']}\n\n"
                                    f"[{t('fr', 'other_lang')} →]({rel('fr/' + name, name)})\n")
-    return Site(pages, site_nav(data, pages, hand_pages))
+    return Site(pages, site_nav(data, pages, hand_pages), files)
 
 
 def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]) -> list[Any]:
@@ -72,5 +76,6 @@ def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]
                 section.append({title: f"{lang}/{name}"})
         section.append({t(lang, "implementations"): f"{lang}/implementations.md"})
         section.append({t(lang, "sources"): f"{lang}/sources.md"})
+        section.append({t(lang, "downloads"): f"{lang}/downloads.md"})
         nav.append({t(lang, "lang_name"): section})
     return nav

@@ -73,6 +73,7 @@ def home_page(data: SiteData, lang: str) -> str:
     out.append(f"- [{t(lang, 'impl_title')}]({rel(path, f'{lang}/implementations.md')})"
                + (f"{t(lang, 'colon')}{checked}" if checked else ""))
     out.append(f"- [{t(lang, 'sources')}]({rel(path, f'{lang}/sources.md')})")
+    out.append(f"- [{t(lang, 'downloads')}]({rel(path, f'{lang}/downloads.md')})")
     out += ["", f"## {t(lang, 'glossary')}", "", f"| {t(lang, 'term')} | {t(lang, 'meaning')} |", "|---|---|"]
     for entry in phrases(lang)["glossary"]:
         out.append(f"| *{md(entry['term'])}* | {md(entry['meaning'])} |")
