@@ -666,3 +666,19 @@ def test_the_implementations_page_gives_engine_by_ruleset_not_sent_reasons_and_d
     assert "Moteur × variante" in page and "Non envoyés (n/a), par raison" in page
     assert '<span lang="en">kind auction not supported</span>' in page
     assert "Écarts par rapport aux variantes livrées" in page and "#play.undertrump_over_opponent" in page
+
+
+def test_the_comparison_reads_on_a_390_px_phone(site: Path, served: str, browser: WebDriver) -> None:
+    browser.call("POST", f"/session/{browser.session}/window/rect", {"width": 390, "height": 844})
+    _loaded(browser, f"{served}/fr/compare/")
+    assert browser.js("return document.documentElement.lang") == "fr"
+    browser.js("const t = document.querySelector('.bt-compare table'); t.scrollIntoView();"
+               "(t.closest('.md-typeset__scrollwrap') || t.parentElement).scrollLeft = 200;")
+    box = browser.js("const t = document.querySelector('.bt-compare table');"
+                     "const w = t.closest('.md-typeset__scrollwrap') || t.parentElement;"
+                     "const c = t.querySelector('tbody td'); const r = c.getBoundingClientRect();"
+                     "return {left: r.left, width: r.width, scrolled: w.scrollLeft, page: document.documentElement.scrollWidth}")
+    assert box["scrolled"] > 0, "the table does not scroll sideways on a phone"
+    assert -1 <= box["left"] <= 20 and box["width"] > 60, f"the parameter column does not stay in view: {box}"
+    assert box["page"] <= 400, f"the page itself is wider than the phone: {box}"
+    browser.screenshot(_artifacts() / "site-5-compare-390-fr.png")

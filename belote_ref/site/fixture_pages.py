@@ -12,7 +12,7 @@ from belote_ref.conformance.corpus import Fixture
 from belote_ref.site.cardhtml import card_html, cards_html, is_card, is_cards, value_html
 from belote_ref.site.data import SiteData
 from belote_ref.site.diagrams import diagram
-from belote_ref.site.markup import search_boost, in_repository, _fence, _lang_switch, _source_links, code, fixture_page, format_value, md, md_with_cards, param_page, rel, title_of, value_md
+from belote_ref.site.markup import label_md, search_boost, in_repository, _fence, _lang_switch, _source_links, code, fixture_page, md, md_with_cards, param_page, rel, title_of
 from belote_ref.site.stories import fixture_link, fixture_title, story_md
 from belote_ref.site.wording import result_key, kind_name, lbl, t, topic_title
 
@@ -100,13 +100,13 @@ def _predicate_md(data: SiteData, lang: str, path: str, predicate: Mapping[str, 
     parts = []
     for pid, wanted in predicate.items():
         parameter = data.registry.parameters.get(pid)
-        name = f"[{code(pid)}]({rel(path, param_page(data, lang, pid))})" if parameter else code(pid)
+        name = (f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})" if parameter
+                else code(pid))
         if isinstance(wanted, Mapping) and "one_of" in wanted:
-            shown = " | ".join(format_value(v, parameter, lang) for v in wanted["one_of"])
-            value = code(shown) if lang == "en" else code(shown)
-            parts.append(f"{name} ∈ {value}")
+            shown = t(lang, "or").join(label_md(v, parameter, lang) for v in wanted["one_of"])
+            parts.append(f"{name}{t(lang, 'colon')}{shown}")
         else:
-            parts.append(f"{name} = {value_md(wanted, parameter, lang)}")
+            parts.append(f"{name}{t(lang, 'colon')}{label_md(wanted, parameter, lang)}")
     return ", ".join(parts)
 
 
