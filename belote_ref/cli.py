@@ -88,10 +88,13 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(ruleset.to_json(), ensure_ascii=False, indent=2))
         return EXIT_OK
+    from belote_ref.site.wording import t as phrase  # the wording of the site's locale files
+
     registry = load_registry()
-    print(f"{ruleset.id} v{ruleset.version}: {_title(ruleset)}")
+    title = ruleset.title.get(args.lang) or _title(ruleset)
+    print(f"{ruleset.id} v{ruleset.version}: {title}")
     if ruleset.parent:
-        print(f"extends {ruleset.parent}; * marks a value this ruleset changes")
+        print(phrase(args.lang, "cli_extends", parent=ruleset.parent))
     for area in registry.areas():
         print(f"\n[{area}]")
         for pid, parameter in registry.parameters.items():

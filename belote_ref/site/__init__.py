@@ -17,13 +17,23 @@ MkDocs and Material for MkDocs are the optional extra ``docs`` (``pip install 'b
 
 from __future__ import annotations
 
-from belote_ref.site.build import BuildResult, build_site, serve_site, write_tree
-from belote_ref.site.config import find_config
-from belote_ref.site.data import SiteData, branch_index, load_site_data
-from belote_ref.site.pages import Site, generate_pages
-from belote_ref.site.reports import REPORTS_DIR, Report, find_reports_dir, load_report, load_reports
-from belote_ref.site.wording import LANGUAGES, t
+import importlib
+from typing import Any
 
-__all__ = ["LANGUAGES", "REPORTS_DIR", "BuildResult", "Report", "Site", "SiteData", "branch_index", "build_site",
-           "find_config", "find_reports_dir", "generate_pages", "load_report", "load_reports", "load_site_data",
-           "serve_site", "t", "write_tree"]
+# The names are loaded on first use: the wording (``belote_ref.site.wording``, used by the command
+# line too) must not need MkDocs, Jinja2 or MarkupSafe, which come with the ``docs`` extra.
+_WHERE = {
+    "BuildResult": "build", "build_site": "build", "serve_site": "build", "write_tree": "build",
+    "find_config": "config", "SiteData": "data", "branch_index": "data", "load_site_data": "data",
+    "Site": "pages", "generate_pages": "pages", "REPORTS_DIR": "reports", "Report": "reports",
+    "find_reports_dir": "reports", "load_report": "reports", "load_reports": "reports",
+    "LANGUAGES": "wording", "t": "wording",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(f"belote_ref.site.{_WHERE[name]}"), name)
+    raise AttributeError(f"module 'belote_ref.site' has no attribute {name!r}")

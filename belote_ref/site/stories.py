@@ -112,7 +112,7 @@ def _story_score(data: SiteData, lang: str, path: str, given: Mapping[str, Any],
         winner = _winner(rules, trump, leader, trick["cards"])
         if winner is not None:
             line += " — " + t(lang, "story_trick_won", seat=_seat(winner.name, lang))
-        out.append(f"{number}. {line}")
+        out.append(f"- {line}")
     out.append("")
     try:
         score = score_deal(rules, pot=int(given.get("pot") or 0), **_score_arguments(rules, given))
@@ -142,6 +142,26 @@ def _story_dealt(lang: str, given: Mapping[str, Any]) -> list[str]:
     return [" ".join(out)] if out else []
 
 
+def _story_replay(lang: str, given: Mapping[str, Any], rules: Ruleset) -> list[str]:
+    out = _story_dealt(lang, given) + [""]
+    dealer = Seat.parse(str(given["dealer"]))
+    trump = str(given["turned"])[-1]
+    for call in given.get("calls") or []:
+        if isinstance(call, str) and call in ("S", "H", "D", "C"):
+            trump = call
+    plays = list(given.get("plays") or [])
+    leader = dealer.next
+    for number, start in enumerate(range(0, len(plays), 4), 1):
+        cards = plays[start:start + 4]
+        line = t(lang, "story_trick", n=number) + _play_line(lang, leader, cards)
+        winner = _winner(rules, trump, leader, cards) if len(cards) == 4 else None
+        if winner is not None:
+            line += " — " + t(lang, "story_trick_won", seat=_seat(winner.name, lang))
+            leader = winner
+        out.append(f"- {line}")
+    return out
+
+
 def story_md(data: SiteData, lang: str, path: str, fixture: Fixture) -> list[str]:
     """The story of the example (Markdown lines), or nothing when its situation is not one the story knows."""
     given = fixture.given if isinstance(fixture.given, Mapping) else {}
@@ -153,6 +173,8 @@ def story_md(data: SiteData, lang: str, path: str, fixture: Fixture) -> list[str
             return _story_trick(lang, given, rules)
         if fixture.kind == "score":
             return _story_score(data, lang, path, given, rules)
+        if fixture.kind == "replay":
+            return _story_replay(lang, given, rules)
         return _story_dealt(lang, given)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         return []
