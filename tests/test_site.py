@@ -588,6 +588,8 @@ def test_every_french_page_is_in_french(site: Path) -> None:
         page = path.read_text(encoding="utf-8")
         if '<html lang="fr"' not in page:
             problems.append(f"{path.relative_to(site)}: not lang=fr")
+        if "Made with" in page:
+            problems.append(f"{path.relative_to(site)}: the footer is in English")
         english = _english_in(page)
         if english:
             problems.append(f"{path.relative_to(site)}: {sorted(set(english))[:8]}")
