@@ -88,17 +88,21 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(ruleset.to_json(), ensure_ascii=False, indent=2))
         return EXIT_OK
+    from belote_ref.site.wording import t as phrase  # the wording of the site's locale files
+
     registry = load_registry()
-    print(f"{ruleset.id} v{ruleset.version}: {_title(ruleset)}")
+    title = ruleset.title.get(args.lang) or _title(ruleset)
+    print(f"{ruleset.id} v{ruleset.version}: {title}")
     if ruleset.parent:
-        print(f"extends {ruleset.parent}; * marks a value this ruleset changes")
+        print(phrase(args.lang, "cli_extends", parent=ruleset.parent))
     for area in registry.areas():
         print(f"\n[{area}]")
         for pid, parameter in registry.parameters.items():
             if parameter.area != area:
                 continue
             marker = "*" if pid in ruleset.overrides else " "
-            print(f" {marker} {pid} = {_format_value(ruleset[pid])}")
+            label = parameter.label_of(ruleset[pid], args.lang)
+            print(f" {marker} {pid} = {_format_value(ruleset[pid])}" + (f"  · {label}" if label else ""))
     return EXIT_OK
 
 
@@ -123,11 +127,18 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     if not changed:
         print(f"{left.id} and {right.id} resolve to the same parameters")
         return EXIT_OK
+    colon = "\u00a0: " if args.lang == "fr" else ": "
     for pid in changed:
+        parameter = registry[pid]
         print(f"{pid}")
         print(f"  {left.id}: {_format_value(left[pid])}")
         print(f"  {right.id}: {_format_value(right[pid])}")
-        print(f"  {registry[pid].en}")
+        print(f"  {parameter.title_in(args.lang)} — {parameter.fr if args.lang == 'fr' else parameter.en}")
+        for ruleset in (left, right):
+            label = parameter.label_of(ruleset[pid], args.lang)
+            explain = parameter.explain_of(ruleset[pid], args.lang)
+            if label:
+                print(f"    {ruleset.id} → {label}" + (f"{colon}{explain}" if explain else ""))
     return EXIT_OK
 
 
@@ -554,7 +565,7 @@ def cmd_docs_build(args: argparse.Namespace) -> int:
     from belote_ref.site import build_site
 
     try:
-        result = build_site(args.out, config_file=args.config, verbose=args.verbose)
+        result = build_site(args.out, config_file=args.config, verbose=args.verbose, rulesets=args.ruleset or ())
     except BeloteRefError as error:
         if getattr(error, "code", "") != "docs":
             raise
@@ -567,7 +578,7 @@ def cmd_docs_build(args: argparse.Namespace) -> int:
 def cmd_docs_serve(args: argparse.Namespace) -> int:
     from belote_ref.site import serve_site
 
-    serve_site(config_file=args.config, dev_addr=args.dev_addr)
+    serve_site(config_file=args.config, dev_addr=args.dev_addr, rulesets=args.ruleset or ())
     return EXIT_OK
 
 
@@ -614,6 +625,7 @@ def build_parser() -> argparse.ArgumentParser:
     show = rules_commands.add_parser("show", help="a ruleset's resolved parameters")
     show.add_argument("ruleset", metavar="ID|PATH")
     show.add_argument("--json", action="store_true", help='print {"id","version","parameters"} with dotted keys')
+    show.add_argument("--lang", choices=("en", "fr"), default="en", help="language of the values' labels (default en)")
     _add_rules_path_option(show)
     show.set_defaults(handler=cmd_rules_show)
     validate = rules_commands.add_parser("validate", help="check ruleset files (exit 2 on any error)")
@@ -623,6 +635,8 @@ def build_parser() -> argparse.ArgumentParser:
     diff = rules_commands.add_parser("diff", help="the parameters that differ between two rulesets")
     diff.add_argument("a", metavar="A")
     diff.add_argument("b", metavar="B")
+    diff.add_argument("--lang", choices=("en", "fr"), default="en",
+                      help="language of the titles and the values' labels (default en)")
     _add_rules_path_option(diff)
     diff.set_defaults(handler=cmd_rules_diff)
     schema = rules_commands.add_parser("schema", help="print the ruleset JSON Schema generated from the registry")
@@ -731,12 +745,15 @@ def build_parser() -> argparse.ArgumentParser:
     docs_commands = docs.add_subparsers(dest="docs_command", required=True, metavar="SUBCOMMAND")
     docs_build = docs_commands.add_parser("build", help="generate the pages and build the site (strict)")
     docs_build.add_argument("--out", default="site", metavar="DIR", help="where to write the site (default: site/)")
-    docs_build.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml)")
+    docs_build.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml, else the package's)")
     docs_build.add_argument("--verbose", action="store_true", help="show MkDocs' progress messages")
+    docs_build.add_argument("--ruleset", action="append", metavar="FILE",
+                            help="repeatable: a house-rule file to publish beside the shipped rulesets (its page and rule sheet)")
     docs_build.set_defaults(handler=cmd_docs_build)
     docs_serve = docs_commands.add_parser("serve", help="generate the pages and run mkdocs serve on them")
-    docs_serve.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml)")
+    docs_serve.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml, else the package's)")
     docs_serve.add_argument("--dev-addr", metavar="HOST:PORT", help="address to serve on (default 127.0.0.1:8000)")
+    docs_serve.add_argument("--ruleset", action="append", metavar="FILE", help="repeatable: a house-rule file to publish")
     docs_serve.set_defaults(handler=cmd_docs_serve)
     return parser
 

@@ -48,6 +48,11 @@ class Parameter:
     since_protocol: int = 1
     minimum: int | None = None
     maximum: int | None = None
+    # Reader-facing wording (``title``, and per value ``label`` and ``explain``), each a map
+    # language -> text; empty when the registry gives none (the registry tests require them).
+    title: Mapping[str, str] = field(default_factory=dict)
+    labels: tuple[Mapping[str, str], ...] = ()
+    explains: tuple[Mapping[str, str], ...] = ()
     _validator: Any = field(default=None, init=False, repr=False, compare=False)
     _verdicts: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -77,6 +82,30 @@ class Parameter:
             if len(known) < 256:
                 known[key] = verdict
         return verdict
+
+    def _index_of(self, value: Any) -> int | None:
+        for index, candidate in enumerate(self.values):
+            if candidate == value and type(candidate) is type(value):
+                return index
+        return None
+
+    def title_in(self, lang: str) -> str:
+        """The parameter's title in ``lang`` (English when missing, else the id)."""
+        return self.title.get(lang) or self.title.get("en") or self.id
+
+    def label_of(self, value: Any, lang: str) -> str | None:
+        """The short label of a documented ``value`` in ``lang`` (English when missing); None when it has none."""
+        index = self._index_of(value)
+        if index is None or index >= len(self.labels):
+            return None
+        return self.labels[index].get(lang) or self.labels[index].get("en") or None
+
+    def explain_of(self, value: Any, lang: str) -> str | None:
+        """The one-line explanation of a documented ``value`` in ``lang``; None when it has none."""
+        index = self._index_of(value)
+        if index is None or index >= len(self.explains):
+            return None
+        return self.explains[index].get(lang) or self.explains[index].get("en") or None
 
     def sources_of(self, value: Any) -> tuple[str, ...]:
         """The sources cited for ``value``, or an empty tuple."""
@@ -283,6 +312,9 @@ def load_registry(path: Path | None = None) -> Registry:
             since_protocol=raw.get("since_protocol", 1),
             minimum=raw.get("minimum"),
             maximum=raw.get("maximum"),
+            title=dict(raw.get("title") or {}),
+            labels=tuple(dict(entry.get("label") or {}) for entry in raw["values"]),
+            explains=tuple(dict(entry.get("explain") or {}) for entry in raw["values"]),
         )
         if not parameter.allows(parameter.default):
             diagnostics.append(

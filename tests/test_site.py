@@ -9,6 +9,7 @@ and chromedriver it fails when ``CI=true`` and is skipped, with the reason, else
 from __future__ import annotations
 
 import base64
+from html.parser import HTMLParser
 import json
 import os
 import re
@@ -26,6 +27,7 @@ from typing import Any
 import pytest
 
 from belote_ref import site as site_module
+from belote_ref.site import reports as site_reports
 from belote_ref.cli import main
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.conformance.report import read_report
@@ -275,7 +277,7 @@ def test_the_build_stops_on_a_malformed_report_without_a_traceback(tmp_path: Pat
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     _require_mkdocs()
     _write_report(tmp_path / "reports", "half.jsonl", [_header(), "not json at all"])
-    monkeypatch.setattr(site_module, "REPORTS_DIR", tmp_path / "reports")
+    monkeypatch.setattr(site_reports, "REPORTS_DIR", tmp_path / "reports")
     status = main(["docs", "build", "--out", str(tmp_path / "site"), "--config", str(REPO / "mkdocs.yml")])
     err = capsys.readouterr().err
     assert status != 0
@@ -520,3 +522,165 @@ def test_the_master_is_marked_only_when_every_card_order_agrees() -> None:
     split = generate_pages(load_site_data([trick([classic, nine_high])]), []).pages["en/fixtures/t.orders.md"]
     assert "bt-master" not in split
 
+
+
+# ------------------------------------------------------------------------------- the French pages
+
+# Words that are English and not French. Code, card diagrams, proper names (class bt-name), quotations
+# and passages marked lang="en" are left out of the check; the terms of art are French anyway.
+ENGLISH_WORDS = frozenset("""
+the and of with when must may trick tricks player players partner card cards play plays played lead leads led
+trump trumps hand deal deals dealer dealt team teams takers taker defenders wins win won winner this that these
+those which who what where why how not only also from into onto over under after before because while every each
+any some none all both either neither than then there their they them his her its our your you we it is are was
+were be been being has have had does do did can cannot could would should will shall value values rule rules
+example examples worked parameter parameters ruleset rulesets see here below above first last next round rounds
+game match no yes true false expected answer answers result results applies apply passed failed failing kind kinds
+suits highest lowest higher lower beat beats going go goes
+""".split())
+# Proper names and identifiers that may appear as words on a French page.
+ALLOWED = frozenset({"English"})
+
+
+class _Words(HTMLParser):
+    """The words of a page's article that a French reader reads as prose."""
+
+    SKIP_TAGS = {"code", "pre", "script", "style", "svg", "kbd", "blockquote"}
+    SKIP_CLASSES = {"bt-diagram", "bt-name", "bt-card", "bt-cards", "bt-pid", "bt-lang"}
+    VOID = {"br", "img", "input", "meta", "link", "hr", "source", "wbr"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[bool] = []
+        self.skipping = 0
+        self.words: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.VOID:
+            return
+        attributes = dict(attrs)
+        skip = (tag in self.SKIP_TAGS or attributes.get("lang") == "en" or attributes.get("translate") == "no"
+                or bool(set((attributes.get("class") or "").split()) & self.SKIP_CLASSES))
+        self.stack.append(skip)
+        self.skipping += skip
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.VOID and self.stack:
+            self.skipping -= self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.words += re.findall(r"[A-Za-z][a-z']+", data)
+
+
+def _english_in(page: str) -> list[str]:
+    article = page[page.find("<article"):page.rfind("</article>")]
+    parser = _Words()
+    parser.feed(article)
+    return [word for word in parser.words if word.lower() in ENGLISH_WORDS and word not in ALLOWED]
+
+
+def test_every_french_page_is_in_french(site: Path) -> None:
+    pages = sorted((site / "fr").rglob("index.html"))
+    assert len(pages) > 250
+    problems = []
+    for path in pages:
+        page = path.read_text(encoding="utf-8")
+        if '<html lang="fr"' not in page:
+            problems.append(f"{path.relative_to(site)}: not lang=fr")
+        if "Made with" in page:
+            problems.append(f"{path.relative_to(site)}: the footer is in English")
+        english = _english_in(page)
+        if english:
+            problems.append(f"{path.relative_to(site)}: {sorted(set(english))[:8]}")
+    assert not problems, "\n".join(problems[:20])
+    play = (site / "fr" / "rules" / "play" / "index.html").read_text(encoding="utf-8")
+    assert 'placeholder="Rechercher"' in play, "the theme is not in French on French pages"
+
+
+def test_french_pages_use_french_notation(site: Path) -> None:
+    page = (site / "fr" / "fixtures" / "play.undertrump.cannot-beat-jack" / "index.html").read_text(encoding="utf-8")
+    assert 'title="JD">V<span class="bt-suit">♦</span>' in page and 'title="KS">R<span class="bt-suit">♠</span>' in page
+    assert '<span class="bt-seat-name" title="Ouest">O</span>' in page
+    assert "Le récit" in page and "remporte le pli" not in page or "est maître" in page
+    english = (site / "en" / "fixtures" / "play.undertrump.cannot-beat-jack" / "index.html").read_text(encoding="utf-8")
+    assert 'title="JD">J<span class="bt-suit">♦</span>' in english and '<html lang="en"' in english
+
+
+def test_a_scored_example_tells_its_score_sheet_with_the_rule_of_each_line(site: Path) -> None:
+    data = load_site_data()
+    fixture = next(f for f in data.hand if f.kind == "score" and data.branches[f.id].get("classic") is not None
+                   and "deal_score" in (f.data["expect"][data.branches[f.id]["classic"]].get("result") or {}))
+    for lang, words in (("fr", ("Le récit", "Pli 1", "La feuille de marque")), ("en", ("The story", "Trick 1", "score sheet"))):
+        page = (site / lang / "fixtures" / fixture.id / "index.html").read_text(encoding="utf-8")
+        for word in words:
+            assert word in page, (lang, word)
+        assert re.search(r'<td><a href="\.\./\.\./rules/score/#scoring\.[a-z_.]+"', page), lang
+
+
+def test_no_page_sends_the_reader_outside_the_repository(site: Path) -> None:
+    for path in site.rglob("*"):
+        if path.suffix in (".html", ".json", ".txt", ".xml"):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            assert "rules.md" not in text, path
+            assert not re.search(r"\b00[0-9]_[0-9a-f]{16}\b", text), path
+
+
+def test_the_classic_page_lists_where_it_departs_from_ffb_b16(site: Path) -> None:
+    for lang, heading in (("en", "Where classic departs from FFB-B16"), ("fr", "Là où classic s&rsquo;écarte de FFB-B16")):
+        page = (site / lang / "rulesets" / "classic" / "index.html").read_text(encoding="utf-8")
+        assert heading.replace("&rsquo;", "'") in page or heading in page, lang
+        assert "#bidding.round2_allow_turnup_suit" in page and "#scoring.rounding.mode" in page
+
+
+def test_each_value_lists_its_sources_with_title_and_link(site: Path) -> None:
+    page = (site / "en" / "rules" / "play" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a href="\.\./\.\./sources/#FFB-B16" title="FFB, R[^"]+">FFB-B16</a>', page)
+    assert 'href="https://www.ffbelote.org/' in page
+    sources = (site / "fr" / "sources" / "index.html").read_text(encoding="utf-8")
+    assert "Seed page 000" in sources and ".txt" not in sources
+
+
+def test_search_ranks_rule_pages_above_worked_examples(site: Path) -> None:
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    boost: dict[str, float] = {}
+    for doc in index["docs"]:
+        page = doc["location"].split("#")[0]
+        boost.setdefault(page, float(doc.get("boost", 1.0)))
+    rules = [b for page, b in boost.items() if re.match(r"(en|fr)/rules/", page)]
+    examples = [b for page, b in boost.items() if re.match(r"(en|fr)/fixtures/", page)]
+    assert rules and examples and min(rules) > max(examples)
+
+
+def test_the_downloads_are_published_and_listed(site: Path) -> None:
+    corpus = (site / "downloads" / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(corpus) == len(load_site_data().fixtures) and json.loads(corpus[0])["id"]
+    for name in ("ruleset.schema.json", "fixture.schema.json", "registry.schema.json", "report.schema.json"):
+        assert json.loads((site / "downloads" / "schema" / name).read_text(encoding="utf-8"))
+    assert (site / "downloads" / "reports" / "colver-0.11.1.jsonl").is_file()
+    for lang in LANGUAGES:
+        page = (site / lang / "downloads" / "index.html").read_text(encoding="utf-8")
+        assert 'href="../../downloads/corpus.jsonl"' in page and "schema/ruleset.schema.json" in page
+
+
+def test_the_implementations_page_gives_engine_by_ruleset_not_sent_reasons_and_departures(site: Path) -> None:
+    page = (site / "fr" / "implementations" / "index.html").read_text(encoding="utf-8")
+    assert "Moteur × variante" in page and "Non envoyés (n/a), par raison" in page
+    assert '<span lang="en">kind auction not supported</span>' in page
+    assert "Écarts par rapport aux variantes livrées" in page and "#play.undertrump_over_opponent" in page
+
+
+def test_the_comparison_reads_on_a_390_px_phone(site: Path, served: str, browser: WebDriver) -> None:
+    browser.call("POST", f"/session/{browser.session}/window/rect", {"width": 390, "height": 844})
+    _loaded(browser, f"{served}/fr/compare/")
+    assert browser.js("return document.documentElement.lang") == "fr"
+    browser.js("const t = document.querySelector('.bt-compare table'); t.scrollIntoView();"
+               "(t.closest('.md-typeset__scrollwrap') || t.parentElement).scrollLeft = 200;")
+    box = browser.js("const t = document.querySelector('.bt-compare table');"
+                     "const w = t.closest('.md-typeset__scrollwrap') || t.parentElement;"
+                     "const c = t.querySelector('tbody td'); const r = c.getBoundingClientRect();"
+                     "return {left: r.left, width: r.width, scrolled: w.scrollLeft, page: document.documentElement.scrollWidth}")
+    assert box["scrolled"] > 0, "the table does not scroll sideways on a phone"
+    assert -1 <= box["left"] <= 20 and box["width"] > 60, f"the parameter column does not stay in view: {box}"
+    assert box["page"] <= 400, f"the page itself is wider than the phone: {box}"
+    browser.screenshot(_artifacts() / "site-5-compare-390-fr.png")

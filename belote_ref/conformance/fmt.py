@@ -13,8 +13,8 @@ import yaml
 
 __all__ = ["HEADER_ORDER", "format_fixture"]
 
-HEADER_ORDER = ("id", "kind", "title", "rules", "depends_on", "source", "provenance", "normative", "needs_review",
-                "partial", "note", "applies_to", "given", "expect", "adapter_answer")
+HEADER_ORDER = ("id", "kind", "title", "title_fr", "rules", "depends_on", "source", "provenance", "normative",
+                "needs_review", "partial", "note", "note_fr", "applies_to", "given", "expect", "adapter_answer")
 
 
 class _Dumper(yaml.SafeDumper):

@@ -1,0 +1,135 @@
+"""Cards, suits, seats and given values drawn as small pieces of HTML, from the Jinja2 templates of
+``templates/``; the notation (R D V, N E S O on French pages) comes from the locale files."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from belote_ref.site.wording import given_key, phrases, result_key, suit_name, t
+
+__all__ = ["SUIT_SYMBOLS", "call_html", "card_html", "cards_html", "caption", "grid_html", "hand_html", "is_card",
+           "is_cards", "rank_text", "render", "seat_letter", "suit_html", "value_html"]
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_CARD = re.compile(r"^(10|[789TJQKA])([SHDC])$")
+
+
+@cache
+def _environment() -> Any:
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    return Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=StrictUndefined,
+                       keep_trailing_newline=False)
+
+
+def render(template: str, **context: Any) -> Markup:
+    """A template of ``templates/`` rendered on one line (raw HTML inside Markdown may not span blank lines)."""
+    text = _environment().get_template(template).render(**context)
+    return Markup(re.sub(r"\n\s*", "", text))
+
+
+def rank_text(rank: Any, lang: str = "en") -> str:
+    """A rank as the language writes it: 10 for the ten, R D V for K Q J in French."""
+    token = "T" if str(rank) in ("T", "10") else str(rank)
+    return str(phrases(lang)["ranks"].get(token, token))
+
+
+def seat_letter(letter: Any, lang: str = "en") -> str:
+    """A seat (N E S W) or a team (NS EW) as the language writes it: O for West in French."""
+    text = str(letter)
+    return str(phrases(lang)["seat_letters"].get(text) or phrases(lang)["teams"].get(text) or text)
+
+
+def is_card(token: Any) -> bool:
+    return isinstance(token, str) and bool(_CARD.match(token))
+
+
+def is_cards(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(is_card(v) for v in value)
+
+
+@lru_cache(maxsize=8192)
+def card_html(token: str, extra: str = "", badge: str = "", lang: str = "en") -> Markup:
+    """One card as a small HTML chip: rank and suit symbol, hearts and diamonds in red."""
+    match = _CARD.match(token)
+    if not match:
+        return escape(token)
+    rank, suit = match.groups()
+    return render("card.html", token=token, rank=rank_text(rank, lang), symbol=SUIT_SYMBOLS[suit], extra=extra,
+                  colour="bt-red" if suit in "HD" else "bt-black", badge=badge)
+
+
+def cards_html(tokens: Sequence[str], classes: Mapping[str, str] | None = None, lang: str = "en") -> Markup:
+    return Markup('<span class="bt-cards">{}</span>').format(
+        Markup("").join(card_html(token, (classes or {}).get(token, ""), lang=lang) for token in tokens))
+
+
+@lru_cache(maxsize=64)
+def suit_html(letter: str, lang: str) -> Markup:
+    if letter not in SUIT_SYMBOLS:
+        return escape(str(letter))
+    return render("suit.html", colour="bt-red" if letter in "HD" else "bt-black", symbol=SUIT_SYMBOLS[letter],
+                  name=suit_name(letter, lang))
+
+
+def hand_html(cards: Sequence[str], lang: str, label: str = "", extra: str = "") -> Markup:
+    return render("hand.html", cards=cards_html(cards, lang=lang), label=label, extra=extra)
+
+
+def grid_html(rows: Sequence[tuple[Any, Any]], extra: str = "") -> Markup:
+    return render("grid.html", rows=rows, extra=extra)
+
+
+def caption(text: Any) -> Markup:
+    return Markup('<p class="bt-caption">{}</p>').format(text)
+
+
+def _kv(key: Any, value: Any, lang: str) -> Markup:
+    return Markup('<span class="bt-kv"><b>{}</b> {}</span>').format(result_key(seat_letter(key, lang), lang),
+                                                                    value_html(value, lang))
+
+
+def value_html(value: Any, lang: str) -> Markup:
+    """Any given or result value as inline HTML (cards drawn, seats and teams in the language's letters,
+    the rest as code)."""
+    if value is None:
+        return Markup("<em>{}</em>").format(t(lang, "none"))
+    if is_card(value):
+        return card_html(value, lang=lang)
+    if is_cards(value):
+        return cards_html(value, lang=lang)
+    if isinstance(value, dict):
+        return Markup(" ").join(_kv(k, v, lang) for k, v in value.items())
+    if isinstance(value, list):
+        if not value:
+            return Markup("<em>{}</em>").format(t(lang, "none"))
+        if all(isinstance(v, dict) for v in value):
+            return Markup("<br>").join(value_html(v, lang) for v in value)
+        return Markup(", ").join(value_html(v, lang) for v in value)
+    if isinstance(value, bool):
+        return Markup("<code>{}</code>").format("true" if value else "false")
+    if isinstance(value, str) and value in ("N", "E", "S", "W", "NS", "EW"):
+        return Markup("<code>{}</code>").format(seat_letter(value, lang))
+    return Markup("<code>{}</code>").format(value)
+
+
+def call_html(call: Any, lang: str) -> Markup:
+    if isinstance(call, str) and call in SUIT_SYMBOLS:
+        return suit_html(call, lang)
+    return Markup("<code>{}</code>").format(call)
+
+
+def seat_rows(lang: str, hands: Mapping[str, Any]) -> Markup:
+    return grid_html([(seat_letter(seat, lang), value_html(cards, lang)) for seat, cards in hands.items()])
+
+
+def also_given(given: Mapping[str, Any], used: set[str], lang: str) -> Markup:
+    rest = [(given_key(str(key), lang), value_html(value, lang)) for key, value in given.items() if key not in used]
+    return grid_html(rest, "bt-also") if rest else Markup("")

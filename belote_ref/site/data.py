@@ -1,0 +1,118 @@
+"""What the pages are made from: the registry, the shipped rulesets, the corpus and the reports."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from belote_ref.conformance.corpus import Fixture, load_corpus, predicate_holds
+from belote_ref.errors import BeloteRefError
+from belote_ref.registry import Parameter, Registry, load_registry
+from belote_ref.rules import Ruleset, find_ruleset, iter_changes, shipped_rulesets
+from belote_ref.site.reports import Report, load_reports
+
+
+# Topics group the registry's areas (their titles and introductions are in the locale files); an
+# area that no topic names goes to the last topic, "other".
+TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("cards", ("cards",)),
+    ("deal", ("table", "deal")),
+    ("auction", ("bidding",)),
+    ("play", ("play",)),
+    ("announcements", ("belote", "announcements")),
+    ("score", ("scoring",)),
+    ("match", ("game",)),
+)
+OTHER_TOPIC: tuple[str, tuple[str, ...]] = ("other", ())
+
+
+@dataclass
+class SiteData:
+    """Everything the pages are made from."""
+
+    registry: Registry
+    rulesets: list[Ruleset]
+    fixtures: list[Fixture]
+    topics: list[tuple[str, tuple[str, ...]]]
+    branches: dict[str, dict[str, int | None]] = field(default_factory=dict)
+    hand_pages: frozenset[str] = frozenset()
+    reports: list[Report] = field(default_factory=list)
+
+    @property
+    def classic(self) -> Ruleset:
+        return next((r for r in self.rulesets if r.id == "classic"), self.rulesets[0])
+
+    @property
+    def hand(self) -> list[Fixture]:
+        return [f for f in self.fixtures if f.provenance != "engine"]
+
+    @property
+    def engine(self) -> list[Fixture]:
+        return [f for f in self.fixtures if f.provenance == "engine"]
+
+    def topic_of(self, parameter_id: str) -> str:
+        area = parameter_id.split(".", 1)[0]
+        for slug, areas in self.topics:
+            if area in areas:
+                return slug
+        return OTHER_TOPIC[0]
+
+    def parameters_of(self, topic: str) -> list[Parameter]:
+        return [p for p in self.registry.parameters.values() if self.topic_of(p.id) == topic]
+
+    def fixtures_of(self, parameter_id: str) -> list[Fixture]:
+        """Hand fixtures that test ``parameter_id`` (named in ``rules`` or in a branch's ``when``)."""
+        return [f for f in self.hand if parameter_id in _tested(f)]
+
+    def changes(self, ruleset: Ruleset) -> list[str]:
+        return list(iter_changes(ruleset, self.classic))
+
+
+def _tested(fixture: Fixture) -> list[str]:
+    tested = list(fixture.rules)
+    for branch in fixture.data.get("expect") or ():
+        for parameter_id in (branch.get("when") or {}):
+            if parameter_id not in tested:
+                tested.append(parameter_id)
+    return tested
+
+
+def branch_index(fixture: Fixture, params: Mapping[str, Any]) -> int | None:
+    """The index of the first ``expect`` branch that holds under ``params``; None when not applicable."""
+    if not predicate_holds(fixture.data.get("applies_to") or {}, params):
+        return None
+    for index, branch in enumerate(fixture.data["expect"]):
+        if predicate_holds(branch.get("when") or {}, params):
+            return index
+    return None
+
+
+def load_site_data(fixtures: Iterable[Fixture] | None = None,
+                   reports_dir: str | os.PathLike[str] | None = None, extra_rulesets: Iterable[Ruleset] = ()) -> SiteData:
+    """Load the registry, the shipped rulesets, the corpus (valid fixtures, first of each id) and the reports.
+
+    ``extra_rulesets`` (a club's house rules) get pages of their own beside the shipped rulesets.
+    ``reports_dir`` holds the conformance reports (default: :func:`find_reports_dir`); a malformed
+    report raises :class:`~belote_ref.errors.BeloteRefError` (code ``docs``) naming its file and line.
+    """
+    registry = load_registry()
+    rulesets = [find_ruleset(ruleset_id) for ruleset_id in shipped_rulesets()]
+    for extra in extra_rulesets:  # a club's house rules, published beside the shipped rulesets
+        if any(r.id == extra.id for r in rulesets):
+            raise BeloteRefError(f"ruleset id {extra.id!r} is already taken: give the house rule another id", code="docs")
+        rulesets.append(extra)
+    seen: set[str] = set()
+    unique = []
+    for fixture in load_corpus() if fixtures is None else fixtures:
+        if fixture.id not in seen:
+            seen.add(fixture.id)
+            unique.append(fixture)
+    areas = {p.area for p in registry.parameters.values()}
+    known = {a for _, topic_areas in TOPICS for a in topic_areas}
+    topics = list(TOPICS) + ([OTHER_TOPIC] if areas - known else [])
+    data = SiteData(registry, rulesets, unique, topics, reports=load_reports(reports_dir))
+    for fixture in unique:
+        data.branches[fixture.id] = {r.id: branch_index(fixture, r.params) for r in rulesets}
+    return data

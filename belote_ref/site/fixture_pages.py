@@ -1,0 +1,189 @@
+"""The worked-example pages (one per hand fixture), the examples index and the regression list."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from belote_ref.conformance.corpus import Fixture
+from belote_ref.site.cardhtml import card_html, cards_html, is_card, is_cards, value_html
+from belote_ref.site.data import SiteData
+from belote_ref.site.diagrams import diagram
+from belote_ref.site.markup import label_md, search_boost, in_repository, _fence, _lang_switch, _source_links, code, fixture_page, md, md_with_cards, param_page, rel, title_of
+from belote_ref.site.stories import fixture_link, fixture_title, story_md
+from belote_ref.site.wording import result_key, kind_name, lbl, t, topic_title
+
+
+def _rejected_item(fixture: Fixture, rejected: Mapping[str, Any], lang: str) -> str:
+    """The call or card a rejection points at, when ``given`` has it."""
+    given = fixture.given if isinstance(fixture.given, Mapping) else {}
+    index, code_ = rejected.get("index"), str(rejected.get("code", ""))
+    items = given.get("plays") if "play" in code_ else given.get("calls") if "call" in code_ else None
+    if not isinstance(index, int) or isinstance(index, bool) or not isinstance(items, list) or not 0 <= index < len(items):
+        return ""
+    item = items[index]
+    return card_html(item, lang=lang) if is_card(item) else f"<code>{html.escape(str(item))}</code>"
+
+
+def result_html(fixture: Fixture, result: Any, lang: str) -> str:
+    """An expected result as raw HTML: legal cards marked in the hand, a rejection in words, else a table."""
+    if isinstance(result, Mapping) and isinstance(result.get("rejected"), Mapping):
+        rejected = result["rejected"]
+        text = t(lang, "rejected_text", code=html.escape(str(rejected.get("code"))),
+                 index=html.escape(str(rejected.get("index"))))
+        what = _rejected_item(fixture, rejected, lang)
+        if what:
+            text += f" ({what})"
+        return f'<div class="bt-result"><p><b>{t(lang, "rejected")}</b>{t(lang, "colon")}{text}</p></div>'
+    if (fixture.kind == "legal_plays" and isinstance(result, Mapping) and is_cards(result.get("legal"))
+            and isinstance(fixture.given, Mapping) and is_cards(fixture.given.get("hand"))):
+        legal = set(result["legal"])
+        hand = list(fixture.given["hand"])
+        classes = {c: ("bt-legal" if c in legal else "bt-illegal") for c in hand}
+        extra = [c for c in result["legal"] if c not in hand]
+        chips = cards_html(hand + extra, classes, lang)
+        return f'<div class="bt-result"><p><b>{t(lang, "legal")}</b>{t(lang, "colon")}{chips}</p></div>'
+    if isinstance(result, Mapping):
+        rows = "".join(f"<tr><th>{html.escape(result_key(str(k), lang))}</th><td>{value_html(v, lang)}</td></tr>"
+                       for k, v in result.items())
+        return f'<div class="bt-result"><table class="bt-grid">{rows}</table></div>'
+    return f'<div class="bt-result"><p>{value_html(result, lang)}</p></div>'
+
+
+def _example_item(lang: str, path: str, fixture: Fixture) -> str:
+    kind = kind_name(fixture.kind, lang)
+    return f"- {fixture_link(fixture, lang, path)} · *{md(kind)}*"
+
+
+def examples_page(data: SiteData, lang: str) -> str:
+    path = f"{lang}/examples.md"
+    out = [f"# {t(lang, 'examples')}", "", _lang_switch(path, lang), t(lang, "examples_intro"), ""]
+    placed: set[str] = set()
+    for slug, _ in data.topics:
+        sections = []
+        for parameter in data.parameters_of(slug):
+            fixtures = data.fixtures_of(parameter.id)
+            if not fixtures:
+                continue
+            placed.update(f.id for f in fixtures)
+            sections += [f"### [{md(title_of(parameter.id, lang))}]({rel(path, param_page(data, lang, parameter.id))})",
+                         ""]
+            sections += [_example_item(lang, path, f) for f in fixtures] + [""]
+        if sections:
+            out += [f"## {md(topic_title(slug, lang))}", ""] + sections
+    rest = [f for f in data.hand if f.id not in placed]
+    if rest:
+        out += [f"## {t(lang, 'other_examples')}", ""] + [_example_item(lang, path, f) for f in rest] + [""]
+    out += [f"## {t(lang, 'regression')}", "", f"[{t(lang, 'regression')} ({len(data.engine)})]"
+            f"({rel(path, f'{lang}/regression.md')})", ""]
+    return "\n".join(out) + "\n"
+
+
+def regression_page(data: SiteData, lang: str) -> str:
+    path = f"{lang}/regression.md"
+    out = ["---", *search_boost("regression"), "---", "", f"# {t(lang, 'regression')}", "", _lang_switch(path, lang), t(lang, "regression_intro"), "",
+           f"| {t(lang, 'id')} | {t(lang, 'example')} | {t(lang, 'kind')} | {t(lang, 'rulesets_here')} |",
+           "|---|---|---|---|"]
+    for fixture in data.engine:
+        applies = [r.id for r in data.rulesets if data.branches[fixture.id][r.id] is not None]
+        rulesets = ", ".join(f"[{rid}]({rel(path, f'{lang}/rulesets/{rid}.md')})" for rid in applies) or \
+            t(lang, "no_shipped")
+        out.append(f'| <span id="{html.escape(fixture.id)}"></span>{code(fixture.id)} | {md(fixture_title(fixture, lang))} | '
+                   f"{code(fixture.kind)} | {rulesets} |")
+    return "\n".join(out) + "\n"
+
+
+def _predicate_md(data: SiteData, lang: str, path: str, predicate: Mapping[str, Any]) -> str:
+    parts = []
+    for pid, wanted in predicate.items():
+        parameter = data.registry.parameters.get(pid)
+        name = (f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})" if parameter
+                else code(pid))
+        if isinstance(wanted, Mapping) and "one_of" in wanted:
+            shown = t(lang, "or").join(label_md(v, parameter, lang) for v in wanted["one_of"])
+            parts.append(f"{name}{t(lang, 'colon')}{shown}")
+        else:
+            parts.append(f"{name}{t(lang, 'colon')}{label_md(wanted, parameter, lang)}")
+    return ", ".join(parts)
+
+
+def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
+    """The worked-example page of one hand fixture."""
+    path = fixture_page(lang, fixture)
+    fx = fixture.data
+    out = ["---", "hide: [navigation]", *search_boost("fixture"), "---", "", f"# {md(fixture_title(fixture, lang))}", "", _lang_switch(path, lang)]
+    rules = [pid for pid in fixture.rules]
+    rule_links = []
+    for pid in rules:
+        if pid in data.registry.parameters:
+            rule_links.append(f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))}) ({code(pid)})")
+        else:
+            rule_links.append(code(pid))
+    kind = kind_name(fixture.kind, lang)
+    facts = [f"{lbl(lang, 'id')}{code(fixture.id)}", f"{lbl(lang, 'kind')}{md(kind)} ({code(fixture.kind)})"]
+    if rule_links:
+        facts.append(lbl(lang, 'rules' if len(rule_links) > 1 else 'rule') + ", ".join(rule_links))
+    facts.append(f"{lbl(lang, 'provenance')}{t(lang, 'provenance_hand')}")
+    if not fixture.normative:
+        facts.append(f"**{t(lang, 'normative_no')}**")
+    if fx.get("applies_to"):
+        facts.append(f"{lbl(lang, 'applies_only')}{_predicate_md(data, lang, path, fx['applies_to'])}")
+    out += [f"- {fact}" for fact in facts] + [""]
+
+    out += ['<div class="bt-example" markdown>', "", '<div class="bt-left" markdown>', "",
+            f"### {t(lang, 'situation')}", "", diagram(fixture, lang), "", "</div>", "",
+            '<div class="bt-right" markdown>', "", f"### {t(lang, 'answers')}", ""]
+    branches = data.branches[fixture.id]
+    for index, branch in enumerate(fx["expect"]):
+        when = branch.get("when") or {}
+        heading = (f"**{t(lang, 'when')}** {_predicate_md(data, lang, path, when)}" if when
+                   else f"**{t(lang, 'always')}**")
+        chosen = [r for r in data.rulesets if branches.get(r.id) == index]
+        rulesets = ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in chosen) or \
+            f"*{t(lang, 'no_shipped')}*"
+        out += ['<div class="bt-branch" markdown>', "", heading, "", result_html(fixture, branch.get("result"), lang),
+                "", f"{lbl(lang, 'rulesets_here')}{rulesets}", "", "</div>", ""]
+    missing = [r for r in data.rulesets if branches.get(r.id) is None]
+    if missing:
+        out += [f"{lbl(lang, 'not_applicable')}"
+                + ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in missing), ""]
+    out += ["</div>", "", "</div>", ""]
+
+    story = story_md(data, lang, path, fixture)
+    if story:
+        out += [f"## {t(lang, 'story')}", ""] + story + [""]
+    note = fx.get(f"note_{lang}") if lang != "en" else fx.get("note")
+    if note:
+        out += [f"## {t(lang, 'author_note')}", "", md_with_cards(in_repository(note), lang), ""]
+    elif fx.get("note"):
+        # The author's English note, kept for the record and marked as English for readers and tools.
+        out += [f'??? note "{t(lang, "author_note_other")}"', "", '    <div lang="en" markdown>', "",
+                "    " + md_with_cards(in_repository(fx["note"])).replace("\n", "\n    "), "", "    </div>", ""]
+    source = fx.get("source") or {}
+    if source:
+        out += [f"## {t(lang, 'source')}", ""]
+        if source.get("quote"):
+            out += ["> " + md(source["quote"]), ""]
+        out += [f"— {_doc_md(data, lang, path, str(source.get('doc', '')))}", ""]
+    text = in_repository(json.dumps(fx, ensure_ascii=False, indent=2, default=str))
+    fence = _fence(text)
+    out += [f'??? note "{t(lang, "raw")}"', "", f"    {fence}text"]
+    out += [f"    {line}" if line else "" for line in text.splitlines()]
+    out += [f"    {fence}", ""]
+    return "\n".join(out) + "\n"
+
+
+def _doc_md(data: SiteData, lang: str, path: str, doc: str) -> str:
+    """A fixture's ``source.doc``, with the registry's source ids in it linked to the sources page."""
+    linked = [sid for sid in data.registry.sources if re.search(rf"(?<![\w-]){re.escape(sid)}(?![\w-])", doc)]
+    text = f'<span class="bt-name" translate="no">{md(in_repository(doc))}</span>'
+    if linked:
+        items = [f"- {_source_links(path, lang, [sid], data)}{t(lang, 'colon')}"
+                 f'<span class="bt-name" translate="no">{html.escape(str(data.registry.sources[sid].get("title", sid)))}</span>'
+                 for sid in linked]
+        return text + "\n\n" + "\n".join(items)
+    return text
+

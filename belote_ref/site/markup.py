@@ -1,0 +1,207 @@
+"""Markdown helpers shared by every page: escaping, code spans, relative links, values and their labels."""
+
+from __future__ import annotations
+
+import html
+import json
+import posixpath
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from belote_ref.conformance.corpus import Fixture
+from belote_ref.registry import Parameter, load_registry
+from belote_ref.rules import Ruleset
+from belote_ref.site.cardhtml import card_html, rank_text
+from belote_ref.site.data import SiteData
+from belote_ref.site.wording import t
+
+
+def md(text: Any) -> str:
+    """Plain text made safe for Markdown: HTML escaped, Markdown punctuation backslash-escaped."""
+    escaped = html.escape(" ".join(str(text).split()), quote=False)
+    return re.sub(r"([\\`*_\[\]{}#|!])", r"\\\1", escaped)
+
+
+def md_paragraphs(text: Any) -> str:
+    """Plain text with blank-line paragraphs, made safe for Markdown."""
+    return "\n\n".join(md(p) for p in re.split(r"\n\s*\n", str(text)) if p.strip())
+
+
+_CARD_IN_TEXT = re.compile(r"(?<![\w\\])(?:10|[789TJQKA])[SHDC](?!\w)")
+
+
+def md_with_cards(text: Any, lang: str = "en") -> str:
+    """Like :func:`md_paragraphs`, with card tokens (``JD``, ``10H``) drawn as cards."""
+    return _CARD_IN_TEXT.sub(lambda m: card_html(m.group(0), lang=lang), md_paragraphs(text))
+
+
+def code(text: Any) -> str:
+    """A Markdown code span for ``text``."""
+    text = str(text)
+    fence = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def rel(src: str, dst: str) -> str:
+    """The relative link from page ``src`` to ``dst`` (both paths from the docs root, ``#anchor`` kept)."""
+    path, _, anchor = dst.partition("#")
+    link = posixpath.relpath(path, posixpath.dirname(src) or ".") if path else ""
+    return link + (f"#{anchor}" if anchor else "")
+
+
+def title_of(parameter_id: str, lang: str) -> str:
+    parameter = load_registry().parameters.get(parameter_id)
+    return parameter.title_in(lang) if parameter is not None else parameter_id
+
+
+def label_of(value: Any, parameter: Parameter | None, lang: str) -> str:
+    """A value in plain words: its registry label, else the value itself (plain text)."""
+    label = parameter.label_of(value, lang) if parameter is not None else None
+    return label if label else format_value(value, parameter, lang)
+
+
+def label_md(value: Any, parameter: Parameter | None, lang: str) -> str:
+    """A value's label (Markdown) with the value itself in code after it; the explanation as a tooltip."""
+    label = parameter.label_of(value, lang) if parameter is not None else None
+    if not label:
+        return value_md(value, parameter, lang)
+    explain = parameter.explain_of(value, lang) if parameter is not None else None
+    tip = f' title="{html.escape(explain)}"' if explain else ""
+    return f'<span class="bt-label-value"{tip}>{md(label)}</span> <small>{value_md(value, parameter, lang)}</small>'
+
+
+def ruleset_title(ruleset: Ruleset, lang: str) -> str:
+    return ruleset.title.get(lang) or ruleset.title.get("en") or ruleset.id
+
+
+def ruleset_description(ruleset: Ruleset, lang: str) -> str:
+    return ruleset.description.get(lang) or ruleset.description.get("en") or ""
+
+
+def param_page(data: SiteData, lang: str, parameter_id: str) -> str:
+    return f"{lang}/rules/{data.topic_of(parameter_id)}.md#{parameter_id}"
+
+
+def fixture_page(lang: str, fixture: Fixture) -> str:
+    if fixture.provenance == "engine":
+        return f"{lang}/regression.md#{fixture.id}"
+    return f"{lang}/fixtures/{fixture.id}.md"
+
+
+def format_value(value: Any, parameter: Parameter | None = None, lang: str = "en") -> str:
+    """A parameter value in words short enough for a table cell (plain text)."""
+    kind = parameter.type if parameter is not None else None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if kind == "rank_order" and isinstance(value, list):
+        return " ".join(rank_text(r) for r in value)
+    if kind == "rank_points" and isinstance(value, dict):
+        return ", ".join(f"{rank_text(r)} {p}" for r, p in value.items())
+    if kind == "packets" and isinstance(value, list):
+        return (" / " if lang == "en" else " / ").join("+".join(str(n) for n in packet) for packet in value)
+    if kind == "announcement_values" and isinstance(value, dict):
+        parts = [f"{name} {value[name]}" for name in ("tierce", "quarte", "quinte") if name in value]
+        carre = value.get("carre")
+        if isinstance(carre, dict):
+            parts.append("carré " + ", ".join(f"{rank_text(r)} {p}" for r, p in carre.items() if p))
+        return "; ".join(parts)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ", ".join(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def value_md(value: Any, parameter: Parameter | None, lang: str) -> str:
+    return code(format_value(value, parameter, lang))
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def _source_links(path: str, lang: str, sources: Iterable[str], data: SiteData) -> str:
+    links = []
+    for source in sources:
+        info = data.registry.sources.get(source)
+        if info is not None:
+            title = html.escape(str(info.get("title") or source), quote=True).replace('"', "&quot;")
+            link = f'[{md(source)}]({rel(path, f"{lang}/sources.md#{source}")} "{title}")'
+            if info.get("url"):
+                link += f' <a class="bt-ext" href="{html.escape(info["url"])}" title="{title}">↗</a>'
+            links.append(link)
+        else:
+            links.append(md(source))
+    return ", ".join(links) or f"*{t(lang, 'no_source')}*"
+
+
+def _lang_switch(path: str, lang: str) -> str:
+    other = "fr" if lang == "en" else "en"
+    target = other + path[len(lang):]
+    return f'<p class="bt-lang" markdown>[{t(lang, "other_lang")}]({rel(path, target)})</p>\n\n'
+
+
+def _ruleset_link(data: SiteData, lang: str, path: str, ruleset_id: str) -> str:
+    if any(r.id == ruleset_id for r in data.rulesets):
+        return f"[{md(ruleset_id)}]({rel(path, f'{lang}/rulesets/{ruleset_id}.md')})"
+    return code(ruleset_id)
+
+
+def _rule_links(data: SiteData, lang: str, path: str, rules: Iterable[str]) -> str:
+    links = [f"[{code(pid)}]({rel(path, param_page(data, lang, pid))})" if pid in data.registry.parameters
+             else code(pid) for pid in rules]
+    return ", ".join(links) or "—"
+
+
+def _fence(text: str) -> str:
+    longest = max((len(m) for m in re.findall(r"`{3,}", text)), default=2)
+    return "`" * (longest + 1)
+
+
+# Older notes cite a rules write-up that is not part of the repository ("rules.md §6: ..."); the pages
+# cite the registry's sources instead and leave that pointer out.
+OUTSIDE_REFERENCE = re.compile(r"\(?rules\.md(?: §[\d.]+)?\)?:?\s*")
+
+
+def in_repository(text: str) -> str:
+    """``text`` without pointers to documents outside the repository."""
+    return OUTSIDE_REFERENCE.sub("", text)
+
+
+def _identifiers() -> re.Pattern[str]:
+    registry = load_registry()
+    values = sorted({str(v) for p in registry.parameters.values() if p.closed for v in p.values if isinstance(v, str)},
+                    key=len, reverse=True)
+    ids = sorted(registry.parameters, key=len, reverse=True)
+    id_part = "|".join(re.escape(pid) for pid in ids)
+    value_part = "|".join(re.escape(v) for v in values)
+    return re.compile(rf"(?<![\w.])(?:(?:{id_part})(?: (?:{value_part}|\d+))?|[a-z]+(?:_[a-z0-9]+)+|true|false)(?![\w.])")
+
+
+_IDENTIFIER: list[re.Pattern[str]] = []
+
+
+def prose_md(text: Any) -> str:
+    """Prose (the registry's explanations, a ruleset's description) made safe for Markdown, with the
+    parameter ids and values in it as code: they are names, not words of the language."""
+    if not _IDENTIFIER:
+        _IDENTIFIER.append(_identifiers())
+    parts, last = [], 0
+    source = " ".join(str(text).split())
+    for match in _IDENTIFIER[0].finditer(source):
+        parts += [md(source[last:match.start()]), code(match.group(0))]
+        last = match.end()
+    parts.append(md(source[last:]))
+    return "".join(parts)
+
+
+# How Material's search ranks a page family (front matter ``search.boost``): the rules first, the
+# worked examples and the regression list after them.
+SEARCH_BOOST = {"rules": 3.0, "ruleset": 2.0, "sheet": 0.6, "fixture": 0.5, "regression": 0.3}
+
+
+def search_boost(family: str) -> list[str]:
+    """The front matter lines that rank a page of ``family`` in the site's search."""
+    return ["search:", f"  boost: {SEARCH_BOOST[family]}"]

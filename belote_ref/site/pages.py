@@ -1,0 +1,81 @@
+"""Every generated page of the site and its navigation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from belote_ref.site.data import SiteData, load_site_data
+from belote_ref.site.downloads import download_files, downloads_page
+from belote_ref.site.fixture_pages import examples_page, fixture_md, regression_page
+from belote_ref.site.implementations import implementations_page
+from belote_ref.site.markup import md, rel, ruleset_title
+from belote_ref.site.rule_pages import home_page, landing_page, sources_page, topic_page
+from belote_ref.site.ruleset_pages import compare_page, ruleset_page, rulesets_page
+from belote_ref.site.sheets import sheet_md, sheet_page
+from belote_ref.site.wording import LANGUAGES, hand_page, t, topic_title
+
+
+@dataclass
+class Site:
+    """The generated pages (docs path -> Markdown) and the navigation."""
+
+    pages: dict[str, str]
+    nav: list[Any]
+    files: dict[str, bytes] = field(default_factory=dict)  # downloadable files, by path in the site
+
+
+def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ()) -> Site:
+    """Every generated page and the nav (``hand_pages``: the hand-written pages found in ``docs/``)."""
+    data = data or load_site_data()
+    hand_pages = sorted(hand_pages)
+    data.hand_pages = frozenset(hand_pages)
+    pages: dict[str, str] = {"index.md": landing_page(data)}
+    files = download_files(data)
+    for lang in LANGUAGES:
+        pages[f"{lang}/index.md"] = home_page(data, lang)
+        for slug, _ in data.topics:
+            pages[f"{lang}/rules/{slug}.md"] = topic_page(data, lang, slug)
+        pages[f"{lang}/rulesets.md"] = rulesets_page(data, lang)
+        for ruleset in data.rulesets:
+            pages[f"{lang}/rulesets/{ruleset.id}.md"] = ruleset_page(data, lang, ruleset)
+            pages[sheet_page(lang, ruleset)] = sheet_md(data, lang, ruleset)
+        pages[f"{lang}/compare.md"] = compare_page(data, lang)
+        pages[f"{lang}/examples.md"] = examples_page(data, lang)
+        pages[f"{lang}/regression.md"] = regression_page(data, lang)
+        pages[f"{lang}/sources.md"] = sources_page(data, lang)
+        pages[f"{lang}/implementations.md"] = implementations_page(data, lang)
+        pages[f"{lang}/downloads.md"] = downloads_page(data, lang, files)
+        for fixture in data.hand:
+            pages[f"{lang}/fixtures/{fixture.id}.md"] = fixture_md(data, lang, fixture)
+    for name in hand_pages:
+        summary = hand_page(name, "fr")
+        if summary:
+            pages[f"fr/{name}"] = (f"# {md(summary['title'])}\n\n{summary['summary']}\n\n"
+                                   f"[{t('fr', 'other_lang')} →]({rel('fr/' + name, name)})\n")
+    return Site(pages, site_nav(data, pages, hand_pages), files)
+
+
+def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]) -> list[Any]:
+    nav: list[Any] = [{"belote-ref": "index.md"}]
+    for lang in LANGUAGES:
+        section: list[Any] = [{t(lang, "home"): f"{lang}/index.md"}]
+        section.append({t(lang, "topics"): [{topic_title(s, lang): f"{lang}/rules/{s}.md"}
+                                            for s, _ in data.topics]})
+        section.append({t(lang, "rulesets"): [{t(lang, "rulesets"): f"{lang}/rulesets.md"}]
+                        + [{ruleset_title(r, lang): f"{lang}/rulesets/{r.id}.md"} for r in data.rulesets]})
+        section.append({t(lang, "compare_short"): f"{lang}/compare.md"})
+        section.append({t(lang, "examples"): [{t(lang, "examples"): f"{lang}/examples.md"},
+                                              {t(lang, "regression"): f"{lang}/regression.md"}]})
+        for name in hand_pages:
+            title = (hand_page(name, lang) or {}).get("title") or name.removesuffix(".md")
+            if lang == "en":
+                section.append({title: name})
+            elif f"{lang}/{name}" in pages:
+                section.append({title: f"{lang}/{name}"})
+        section.append({t(lang, "implementations"): f"{lang}/implementations.md"})
+        section.append({t(lang, "sources"): f"{lang}/sources.md"})
+        section.append({t(lang, "downloads"): f"{lang}/downloads.md"})
+        nav.append({t(lang, "lang_name"): section})
+    return nav

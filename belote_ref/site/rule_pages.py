@@ -1,0 +1,163 @@
+"""The pages about the rules themselves: the landing page, each language's home, one page per topic
+(a section per parameter) and the sources."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from belote_ref.registry import Parameter
+from belote_ref.site.cardhtml import card_html
+from belote_ref.site.data import SiteData
+from belote_ref.site.markup import search_boost, prose_md, _lang_switch, _same, _source_links, code, label_md, md, param_page, rel, title_of, value_md
+from belote_ref.site.stories import fixture_link
+from belote_ref.site.wording import LANGUAGES, group_title, hand_page, lbl, phrases, t, topic_intro, topic_title, type_name
+
+
+def landing_page(data: SiteData) -> str:
+    lines = ["---", "hide: [navigation, toc]", "---", "", "# belote-ref", ""]
+    lines.append('<div class="grid cards" markdown>')
+    lines.append("")
+    for lang in LANGUAGES:
+        home = phrases(lang)["home"]
+        title, intro = home["title"], home["intro"]
+        lines.append(f"-   **[{md(title)}]({lang}/index.md)** ({t(lang, 'lang_name')})")
+        lines.append("")
+        lines.append(f"    {md(intro)}")
+        lines.append("")
+        links = " · ".join(f"[{md(topic_title(s, lang))}]({lang}/rules/{s}.md)" for s, _ in data.topics)
+        lines.append(f"    {links}")
+        lines.append("")
+        lines.append(f"    [{t(lang, 'rulesets')}]({lang}/rulesets.md) · [{t(lang, 'compare_short')}]({lang}/compare.md)"
+                     f" · [{t(lang, 'examples')}]({lang}/examples.md)"
+                     f" · [{t(lang, 'implementations')}]({lang}/implementations.md)")
+        lines.append("")
+    lines.append("-   **belote-ref**")
+    lines.append("")
+    for name, key in (("house-rules.md", "landing_club"), ("protocol.md", "landing_dev")):
+        if name in data.hand_pages:
+            links = " · ".join(f"{t(lang, key)}{t(lang, 'colon')}[{md((hand_page(name, lang) or {}).get('title', name))}]"
+                               f"({name if lang == 'en' else f'{lang}/{name}'})" for lang in LANGUAGES)
+            lines += [f"    {links}", ""]
+    for lang in LANGUAGES:
+        lines.append("    " + md(t(lang, "landing_counts", parameters=len(data.registry.parameters),
+                                   rulesets=len(data.rulesets), hand=len(data.hand), engine=len(data.engine))))
+        lines.append("")
+    lines.append('    <p class="bt-fan">' + "".join(card_html(c) for c in ("JH", "9H", "AS", "TD", "KC", "QH")) + "</p>")
+    lines.append("")
+    lines.append("</div>")
+    return "\n".join(lines) + "\n"
+
+
+def home_page(data: SiteData, lang: str) -> str:
+    path = f"{lang}/index.md"
+    home = phrases(lang)["home"]
+    title, intro, terms = home["title"], home["intro"], home["terms"]
+    out = [f"# {md(title)}", "", _lang_switch(path, lang), md(intro), "", md(terms), "", f"## {t(lang, 'where')}", ""]
+    for slug, _ in data.topics:
+        count = len(data.parameters_of(slug))
+        out.append(f"- [{md(topic_title(slug, lang))}]({rel(path, f'{lang}/rules/{slug}.md')}) ({count})")
+    out.append("")
+    out.append(f"- [{t(lang, 'rulesets')}]({rel(path, f'{lang}/rulesets.md')}){t(lang, 'colon')}"
+               + ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in data.rulesets))
+    out.append(f"- [{t(lang, 'compare')}]({rel(path, f'{lang}/compare.md')})")
+    out.append(f"- [{t(lang, 'examples')}]({rel(path, f'{lang}/examples.md')}) ({len(data.hand)}), "
+               f"[{t(lang, 'regression')}]({rel(path, f'{lang}/regression.md')}) ({len(data.engine)})")
+    for name in sorted(data.hand_pages):
+        summary = hand_page(name, lang)
+        if summary:
+            target = name if lang == "en" else f"{lang}/{name}"
+            out.append(f"- [{md(summary['title'])}]({rel(path, target)})")
+    checked = ", ".join(md(f"{r.name} {r.version}".strip()) for r in data.reports)
+    out.append(f"- [{t(lang, 'impl_title')}]({rel(path, f'{lang}/implementations.md')})"
+               + (f"{t(lang, 'colon')}{checked}" if checked else ""))
+    out.append(f"- [{t(lang, 'sources')}]({rel(path, f'{lang}/sources.md')})")
+    out.append(f"- [{t(lang, 'downloads')}]({rel(path, f'{lang}/downloads.md')})")
+    out += ["", f"## {t(lang, 'glossary')}", "", f"| {t(lang, 'term')} | {t(lang, 'meaning')} |", "|---|---|"]
+    for entry in phrases(lang)["glossary"]:
+        out.append(f"| *{md(entry['term'])}* | {md(entry['meaning'])} |")
+    return "\n".join(out) + "\n"
+
+
+def _groups(parameters: Sequence[Parameter]) -> list[tuple[str, list[Parameter]]]:
+    groups: dict[str, list[Parameter]] = {}
+    for parameter in parameters:
+        parts = parameter.id.split(".")
+        key = ".".join(parts[:2]) if len(parts) > 2 else parts[0]
+        groups.setdefault(key, []).append(parameter)
+    return list(groups.items())
+
+
+def topic_page(data: SiteData, lang: str, slug: str) -> str:
+    path = f"{lang}/rules/{slug}.md"
+    intro = topic_intro(slug, lang)
+    out = ["---", *search_boost("rules"), "---", "", f"# {md(topic_title(slug, lang))}", "", _lang_switch(path, lang), md(intro), ""]
+    groups = _groups(data.parameters_of(slug))
+    level = "###" if len(groups) > 1 else "##"
+    for key, parameters in groups:
+        if len(groups) > 1:
+            out += [f"## {md(group_title(key, lang))}", ""]
+        for parameter in parameters:
+            out += parameter_section(data, lang, path, parameter, level)
+    return "\n".join(out) + "\n"
+
+
+def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter, level: str) -> list[str]:
+    pid = parameter.id
+    kind = type_name(parameter.type, lang)
+    if parameter.type == "int" and parameter.minimum is not None and parameter.maximum is not None:
+        kind += " " + t(lang, "range", minimum=parameter.minimum, maximum=parameter.maximum)
+    meta = f"{code(pid)} · {md(kind)} · {t(lang, 'default')} {value_md(parameter.default, parameter, lang)}"
+    if not parameter.outcome:
+        meta += f" · *{md(t(lang, 'documentary'))}*"
+    prose = parameter.en if lang == "en" else parameter.fr
+    out = [f"{level} {md(title_of(pid, lang))} {{#{pid}}}", "", meta, "", prose_md(prose), ""]
+    out += [f"| {t(lang, 'value')} | {t(lang, 'meaning')} | {t(lang, 'sources_col')} | {t(lang, 'rulesets_col')} |",
+            "|---|---|---|---|"]
+    values = list(zip(parameter.values, parameter.sources, strict=True))
+    for ruleset in data.rulesets:
+        if not any(_same(ruleset[pid], v) for v, _ in values):
+            values.append((ruleset[pid], ()))
+    for value, sources in values:
+        chosen = [r for r in data.rulesets if _same(r[pid], value)]
+        rulesets = ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in chosen) or "—"
+        label = parameter.label_of(value, lang)
+        shown = (f"**{md(label)}**<br>" if label else "") + value_md(value, parameter, lang)
+        if _same(value, parameter.default):
+            shown += f" ({t(lang, 'default')})"
+        explain = md(parameter.explain_of(value, lang) or "")
+        out.append(f"| {shown} | {explain} | {_source_links(path, lang, sources, data)} | {rulesets} |")
+    out.append("")
+    fixtures = data.fixtures_of(pid)
+    if fixtures:
+        items = [f"- {fixture_link(fixture, lang, path)}" for fixture in fixtures]
+        if len(fixtures) > 6:
+            out += [f'??? example "{t(lang, "fixtures_for")} ({len(fixtures)})"', ""] + [f"    {i}" for i in items]
+        else:
+            out += [f"**{t(lang, 'fixtures_for')}** ({len(fixtures)})", ""] + items
+    else:
+        out.append(f"*{t(lang, 'no_fixture')}*")
+    out.append("")
+    return out
+
+
+def sources_page(data: SiteData, lang: str) -> str:
+    path = f"{lang}/sources.md"
+    out = [f"# {t(lang, 'sources')}", "", _lang_switch(path, lang), t(lang, "sources_intro"), ""]
+    cited: dict[str, list[tuple[str, Any]]] = {}
+    for parameter in data.registry.parameters.values():
+        for value, sources in zip(parameter.values, parameter.sources, strict=True):
+            for source in sources:
+                cited.setdefault(source, []).append((parameter.id, value))
+    for source_id, info in data.registry.sources.items():
+        out += [f"## {md(source_id)} {{#{source_id}}}", "", f'<p class="bt-name" translate="no"><b>{html.escape(str(info.get("title", source_id)))}</b></p>', ""]
+        if info.get("url"):
+            out += [f"<{info['url']}>", ""]
+        uses = cited.get(source_id, [])
+        if uses:
+            items = ", ".join(
+                f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))}): "
+                f"{label_md(value, data.registry[pid], lang)}" for pid, value in uses)
+            out += [f"{lbl(lang, 'cited_for')}{items}", ""]
+    return "\n".join(out) + "\n"

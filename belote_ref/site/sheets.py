@@ -1,0 +1,38 @@
+"""A printable one-page rule sheet per ruleset, in each language: every rule in plain words (the
+registry's labels), topic by topic, the values that differ from classic marked; the print style
+sheet (``docs/stylesheets/extra.css``, ``@media print``) fits it on one A4 page."""
+
+from __future__ import annotations
+
+from belote_ref.rules import Ruleset
+from belote_ref.site.data import SiteData
+from belote_ref.site.markup import search_boost, _same, label_of, md, rel, ruleset_title
+from belote_ref.site.wording import t, topic_title
+
+__all__ = ["sheet_md", "sheet_page"]
+
+
+def sheet_page(lang: str, ruleset: Ruleset) -> str:
+    return f"{lang}/sheets/{ruleset.id}.md"
+
+
+def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
+    path = sheet_page(lang, ruleset)
+    out = ["---", "hide: [navigation, toc]", *search_boost("sheet"), "---", "",
+           f"# {md(t(lang, 'sheet_title', ruleset=ruleset_title(ruleset, lang)))}", "",
+           f'{md(t(lang, "sheet_meta", id=ruleset.id, version=ruleset.version))} · '
+           f'[{md(t(lang, "sheet_full"))}]({rel(path, f"{lang}/rulesets/{ruleset.id}.md")}) · '
+           f'<span class="bt-print-hint">{md(t(lang, "sheet_print"))}</span>', "{: .bt-sheet-meta }", "",
+           '<div class="bt-sheet" markdown>', ""]
+    for slug, _ in data.topics:
+        parameters = [p for p in data.parameters_of(slug) if p.outcome]
+        if not parameters:
+            continue
+        out += [f"### {md(topic_title(slug, lang))}", "", '<dl class="bt-sheet-list">']
+        for parameter in parameters:
+            value = ruleset[parameter.id]
+            changed = "" if _same(value, data.classic[parameter.id]) else ' class="bt-changed"'
+            out.append(f"<dt>{md(parameter.title_in(lang))}</dt><dd{changed}>{md(label_of(value, parameter, lang))}</dd>")
+        out += ["</dl>", ""]
+    out += ["</div>", "", f'<p class="bt-sheet-foot">{md(t(lang, "sheet_foot"))}</p>', ""]
+    return "\n".join(out) + "\n"
