@@ -1,6 +1,7 @@
-// A belote-ref protocol adapter (version 1) in plain Node.js, with no dependencies.
-// It answers trick_winner and legal_plays for any ruleset: card orders, card points and the five
-// play.* obligations are read from the parameters of each run message, never from the ruleset id.
+// A belote-ref protocol adapter (version 2) in plain Node.js, with no dependencies.
+// It answers trick_winner and legal_plays for any ruleset and any contract (a suit, SA or TA): card
+// orders, card points, the five play.* obligations and the two tout_atout.* ones are read from the
+// parameters of each run message, never from the ruleset id.
 //   belote-ref conformance run --impl "node docs/examples/adapter.js"
 "use strict";
 const readline = require("readline");
@@ -14,9 +15,12 @@ const PLAY = {
   "play.undertrump_over_opponent": ["required", "optional"],
   "play.undertrump_partner": ["allowed", "only_if_hand_is_all_trumps", "only_if_forced"],
   "play.must_head_plain_suit": [false, true],
+  "tout_atout.must_head": [true],
+  "tout_atout.partner_relief": [false, true],
 };
 // Read from the message, so any allowed value will do.
-const TABLES = ["cards.trump_order", "cards.plain_order", "cards.trump_points", "cards.plain_points"];
+const TABLES = ["cards.trump_order", "cards.plain_order", "cards.trump_points", "cards.plain_points",
+  "sans_atout.card_order", "sans_atout.card_points", "tout_atout.card_order", "tout_atout.card_points"];
 // No trick winner and no legal play depends on these: any allowed value will do.
 const UNUSED = [
   "cards.sequence_order", "table.direction", "deal.shuffle", "deal.cut_min_pile", "deal.first_packets",
@@ -33,22 +37,36 @@ const UNUSED = [
   "scoring.chute.base", "scoring.chute.announcements", "scoring.rounding.mode",
   "scoring.rounding.final_deal_exact", "game.end", "game.target_points", "game.deal_limit", "game.win_when",
   "game.simultaneous_finish", "game.exact_tie", "game.no_win_on_capot_with_belote", "game.count_passed_deals",
+  "sans_atout.carres", "sans_atout.belote", "tout_atout.scale_to", "tout_atout.rounding", "tout_atout.belote",
+  "tout_atout.carres",
 ];
+// The contracts without a trump suit: sans-atout (none) and tout-atout (every suit), by their area.
+const NO_TRUMP_SUIT = { SA: "sans_atout", TA: "tout_atout" };
 
 function hello() {
   const parameters = { ...PLAY };
   for (const id of TABLES.concat(UNUSED)) parameters[id] = "*";
   return {
-    protocol: 1,
+    protocol: 2,
     implementation: { name: "example-js", version: "1", language: "javascript" },
     supports: { kinds: KINDS, rulesets: [], parameters },
   };
 }
 
 // Strength of a card: every trump beats every plain card; within a suit, the ruleset's order.
+// At SA and TA no card is a trump (no suit letter equals "SA" or "TA"): one order for every suit.
 function strength(p, trump) {
+  const area = NO_TRUMP_SUIT[trump];
+  if (area) return (card) => 8 - p[`${area}.card_order`].indexOf(card[0]);
   return (card) => (card[1] === trump ? 16 - p["cards.trump_order"].indexOf(card[0])
                                        : 8 - p["cards.plain_order"].indexOf(card[0]));
+}
+
+// Card points of a card: one table for every suit at SA and TA (at TA the raw values).
+function points(p, trump, card) {
+  const area = NO_TRUMP_SUIT[trump];
+  if (area) return p[`${area}.card_points`][card[0]];
+  return p[card[1] === trump ? "cards.trump_points" : "cards.plain_points"][card[0]];
 }
 
 // Index of the card winning the trick so far: the best trump, else the best card of the led suit.
@@ -64,9 +82,8 @@ function winningIndex(cards, trump, rank) {
 function trickWinner(p, { trump, trick }) {
   if (trick.cards.length !== 4) throw new Error("trick_winner needs a trick of 4 cards");
   const best = winningIndex(trick.cards, trump, strength(p, trump));
-  const points = trick.cards.reduce(
-    (sum, c) => sum + p[c[1] === trump ? "cards.trump_points" : "cards.plain_points"][c[0]], 0);
-  return { winner: SEATS[(SEATS.indexOf(trick.leader) + best) % 4], points };
+  const total = trick.cards.reduce((sum, c) => sum + points(p, trump, c), 0);
+  return { winner: SEATS[(SEATS.indexOf(trick.leader) + best) % 4], points: total };
 }
 
 function legalPlays(p, { trump, hand, trick }) {
@@ -86,13 +103,18 @@ function legalPlays(p, { trump, hand, trick }) {
     return { legal: over.length && !free ? over : trumps };
   }
   if (same.length) {                                                   // follow the led suit
+    if (trump === "TA") {                                              // tout-atout: go over if able
+      const relieved = p["tout_atout.partner_relief"] && partnerMaster;
+      const beat = same.filter((c) => rank(c) > rank(winner));
+      return { legal: p["tout_atout.must_head"] && !relieved && beat.length ? beat : same };
+    }
     if (p["play.must_head_plain_suit"] && !partnerMaster && !winnerIsTrump) {
       const beat = same.filter((c) => rank(c) > rank(winner));
       if (beat.length) return { legal: beat };
     }
     return { legal: same };
   }
-  if (trumps.length === 0) return { legal: hand };                     // void in the suit and in trumps
+  if (trumps.length === 0) return { legal: hand };                     // void in the suit and in trumps (SA, TA)
   if (partnerMaster && p["play.partner_master_exception"]) {          // partner master: free, but...
     const mode = p["play.undertrump_partner"];
     if (!winnerIsTrump || mode === "allowed") return { legal: hand };
