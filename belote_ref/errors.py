@@ -48,8 +48,13 @@ class Diagnostic:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        key = f"{self.key_path}: " if self.key_path else ""
-        return f"{where}: {key}{self.message}"
+        key = f"{_shortened(self.key_path, 200)}: " if self.key_path else ""
+        return f"{where}: {key}{_shortened(self.message, 500)}"
+
+
+def _shortened(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters: a key or value from hostile input can be any length."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class BeloteRefError(ValueError):
