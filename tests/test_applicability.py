@@ -176,3 +176,11 @@ def test_lint_reports_a_dependency_the_fixture_does_not_name(tmp_path: Path, cap
     assert main(["conformance", "lint", str(path)]) == 1
     err = capsys.readouterr().err
     assert "the answer depends on scoring.contract.count_belote, which the fixture does not name" in err
+
+
+@pytest.mark.parametrize(("mode", "kind"), [("keeps-played-cards", "play"), ("turned-to-dealer", "deal")])
+def test_a_whole_deal_or_deal_mistake_fails_its_kind_only(mode: str, kind: str) -> None:
+    results = run(mode)
+    bad = [r for r in results if r.outcome in BAD_OUTCOMES]
+    assert bad, f"{mode} must be caught"
+    assert {r.case.fixture.kind for r in bad} == {kind}

@@ -11,6 +11,10 @@ Answers with belote-ref's engine, except:
     count-belote-none      classic's cards exactly; declares rulesets [classic] and
                            scoring.contract.count_belote: [none], and scores as if none counted
     misspelt               declares a parameter id with a typo (play.undertrump_partnr)
+    keeps-played-cards     play kind: never removes a played card from the hand, so a seat's earlier
+                           cards are still offered as legal at its later turns
+    turned-to-dealer       deal kind: after the take, the turned card goes to the dealer, who passes
+                           one of his completion cards to the taker instead
     nothing-declared       declares kinds but no ruleset and no parameter
 """
 
@@ -44,6 +48,40 @@ def eight_as_seven(message: dict[str, Any]) -> dict[str, Any] | None:
     return reply
 
 
+def keeps_played_cards(message: dict[str, Any]) -> dict[str, Any] | None:
+    reply = answer(message)
+    given = message.get("given") or {}
+    if message.get("kind") != "play" or reply is None or "result" not in reply or "legal" not in reply["result"]:
+        return reply
+    seat = "NESW".index(given["leader"])
+    played_by: dict[int, list[str]] = {0: [], 1: [], 2: [], 3: []}
+    winners = reply["result"]["trick_winners"]
+    legal = reply["result"]["legal"]
+    for turn, card in enumerate(given["plays"]):
+        if turn % 4 == 0 and turn:
+            seat = "NESW".index(winners[turn // 4 - 1])
+        player = (seat + turn % 4) % 4
+        legal[turn] = sorted(set(legal[turn]) | set(played_by[player]), key=str)
+        played_by[player].append(card)
+    return reply
+
+
+def turned_to_dealer(message: dict[str, Any]) -> dict[str, Any] | None:
+    reply = answer(message)
+    given = message.get("given") or {}
+    taker, dealer = given.get("taker"), given.get("dealer")
+    if message.get("kind") != "deal" or reply is None or "result" not in reply or taker is None or taker == dealer:
+        return reply
+    first = answer({**message, "given": {key: value for key, value in given.items() if key != "taker"}})
+    assert first is not None
+    turned = first["result"]["turned"]
+    hands = reply["result"]["hands"]
+    given_back = next(card for card in hands[dealer] if card not in first["result"]["hands"][dealer])
+    hands[taker] = [card for card in hands[taker] if card != turned] + [given_back]
+    hands[dealer] = [card for card in hands[dealer] if card != given_back] + [turned]
+    return reply
+
+
 def main() -> int:
     mode = sys.argv[1]
     for line in sys.stdin:
@@ -73,7 +111,14 @@ def main() -> int:
             parameters["play.must_head_plain_suit"] = False
         if mode == "count-belote-none":
             parameters["scoring.contract.count_belote"] = "none"
-        reply = eight_as_seven(message) if mode == "eight-as-seven" else answer(message)
+        if mode == "eight-as-seven":
+            reply = eight_as_seven(message)
+        elif mode == "keeps-played-cards":
+            reply = keeps_played_cards(message)
+        elif mode == "turned-to-dealer":
+            reply = turned_to_dealer(message)
+        else:
+            reply = answer(message)
         print(json.dumps(reply), flush=True)
     return 0
 
