@@ -500,6 +500,14 @@ def test_the_site_in_a_headless_browser(site: Path, served: str, browser: WebDri
     assert browser.js("return document.querySelectorAll('.bt-branch').length") == len(fixture.data["expect"])
     browser.screenshot(shots / f"site-4-fixture-{fixture.id}.png")
 
+    # 4b. The same worked example on its French page: French theme, French notation.
+    _loaded(browser, f"{served}/fr/fixtures/{fixture.id}/")
+    assert browser.js("return document.documentElement.lang") == "fr"
+    browser.js("const el = document.querySelector('.bt-example');"
+               "window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 110)")
+    assert _is_visible(browser.js(VISIBLE, ".bt-diagram"))
+    browser.screenshot(shots / f"site-6-fixture-fr-{fixture.id}.png")
+
     for name in ("site-1-home.png", f"site-2-ruleset-{ruleset.id}.png", "site-3-compare.png",
                  f"site-4-fixture-{fixture.id}.png"):
         assert (shots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -668,6 +676,47 @@ def test_the_implementations_page_gives_engine_by_ruleset_not_sent_reasons_and_d
     assert "Moteur × variante" in page and "Non envoyés (n/a), par raison" in page
     assert '<span lang="en">kind auction not supported</span>' in page
     assert "Écarts par rapport aux variantes livrées" in page and "#play.undertrump_over_opponent" in page
+
+
+HOUSE_RULE = "id: our-club\nversion: 1\ntitle: Our club's belote\nextends: classic\nplay: {undertrump_over_opponent: optional}\n"
+
+
+@pytest.fixture(scope="module")
+def club_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site with the five-line house rule of docs/house-rules.md published beside the shipped rulesets."""
+    _require_mkdocs()
+    folder = tmp_path_factory.mktemp("club")
+    house = folder / "our-club.yaml"
+    house.write_text(HOUSE_RULE, encoding="utf-8")
+    out = folder / "site"
+    assert main(["docs", "build", "--out", str(out), "--config", str(REPO / "mkdocs.yml"), "--ruleset", str(house)]) == 0
+    return out
+
+
+def test_a_club_rule_and_its_printed_sheet_in_a_browser(club_site: Path, browser: WebDriver) -> None:
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                               "--directory", str(club_site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_until(lambda: _listening(port), 20, "the local http.server did not start")
+        served = f"http://127.0.0.1:{port}"
+        _loaded(browser, f"{served}/fr/rulesets/our-club/")
+        assert browser.js("return document.documentElement.lang") == "fr"
+        assert "Our club's belote" in browser.js("return document.body.innerText")
+        browser.screenshot(_artifacts() / "site-7-club-ruleset-fr.png")
+        _loaded(browser, f"{served}/fr/sheets/our-club/")
+        # The sheet as printed: the print style sheet applies, the site's chrome is gone.
+        browser.call("POST", f"/session/{browser.session}/goog/cdp/execute",
+                     {"cmd": "Emulation.setEmulatedMedia", "params": {"media": "print"}})
+        header = browser.js(VISIBLE, ".md-header")
+        assert header is None or header["display"] == "none" or header["height"] == 0, header
+        browser.screenshot(_artifacts() / "site-8-club-sheet-print-fr.png")
+        pdf = base64.b64decode(browser.call("POST", f"/session/{browser.session}/print", {}))
+        assert pdf[:4] == b"%PDF"
+        (_artifacts() / "club-sheet-fr.pdf").write_bytes(pdf)
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 def test_the_comparison_reads_on_a_390_px_phone(site: Path, served: str, browser: WebDriver) -> None:
