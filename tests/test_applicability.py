@@ -184,3 +184,11 @@ def test_a_whole_deal_or_deal_mistake_fails_its_kind_only(mode: str, kind: str) 
     bad = [r for r in results if r.outcome in BAD_OUTCOMES]
     assert bad, f"{mode} must be caught"
     assert {r.case.fixture.kind for r in bad} == {kind}
+
+
+def test_claims_per_kind_are_checked_too() -> None:
+    problems = check_claims({"supports": {"kinds": ["score"], "by_kind": {
+        "score": {"parameters": {"scoring.capot.valu": [250]}}, "scor": {}}}}, KINDS)
+    assert "supports.by_kind.score: parameters: unknown parameter 'scoring.capot.valu'; did you mean " \
+           "'scoring.capot.value'?" in problems
+    assert "supports.by_kind: unknown kind 'scor'; did you mean 'score'?" in problems

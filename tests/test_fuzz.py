@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
+from damage import key_paths, replaced
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,33 +22,13 @@ VALUES = st.recursive(TOKENS, lambda children: st.lists(children, max_size=6) | 
     max_leaves=12)
 
 
-def mutate(data: Any, path: list[Any], value: Any) -> Any:
-    copy = json.loads(json.dumps(data))
-    node = copy
-    for key in path[:-1]:
-        node = node[key]
-    node[path[-1]] = value
-    return copy
-
-
-def paths(node: Any, prefix: list[Any]) -> list[list[Any]]:
-    found = [prefix] if prefix else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found.extend(paths(value, [*prefix, key]))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found.extend(paths(value, [*prefix, index]))
-    return found
-
-
-ALL_PATHS = paths(BASE, [])
+ALL_PATHS = [list(path) for path in key_paths(BASE)]
 
 
 @settings(max_examples=300, deadline=None)
 @given(path=st.sampled_from(ALL_PATHS), value=VALUES)
 def test_a_damaged_record_is_reported_never_raised(path: list[Any], value: Any) -> None:
-    data = mutate(BASE, path, value)
+    data = replaced(BASE, path, value)
     try:
         report = replay(parse_record(data))
     except BeloteRefError:
@@ -60,7 +40,7 @@ def test_a_damaged_record_is_reported_never_raised(path: list[Any], value: Any) 
 @settings(max_examples=300, deadline=None)
 @given(path=st.sampled_from(ALL_PATHS), value=VALUES)
 def test_a_damaged_protocol_message_gets_an_answer(path: list[Any], value: Any) -> None:
-    record = mutate(BASE, path, value)
+    record = replaced(BASE, path, value)
     given_ = {key: record.get(key) for key in ("dealer", "hands", "turned", "completion", "calls", "announcements",
                                                 "belote", "pot")}
     tricks = record.get("tricks") if isinstance(record.get("tricks"), list) else []

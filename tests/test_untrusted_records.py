@@ -17,12 +17,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from damage import key_paths, replaced
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote_ref import find_ruleset
 from belote_ref.cli import main
-from belote_ref.jsonlines import MAX_DEPTH, MAX_INT_DIGITS, MAX_LINE_BYTES, MAX_MESSAGE_CHARS, JsonLineError, read_lines
+from belote_ref.jsonlines import (
+    MAX_DEPTH,
+    MAX_INT_DIGITS,
+    MAX_LINE_BYTES,
+    MAX_MESSAGE_CHARS,
+    JsonLineError,
+    read_lines,
+)
 from belote_ref.protocol import reply_to_line
 from belote_ref.record import check_records, describe, record_of
 from belote_ref.simulate import random_deal
@@ -362,26 +370,6 @@ RAW_VALUES = st.one_of(
 )
 
 
-def paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix] if prefix else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found.extend(paths(value, (*prefix, key)))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found.extend(paths(value, (*prefix, index)))
-    return found
-
-
-def put(data: Any, path: tuple[Any, ...], value: Any) -> Any:
-    copy = json.loads(json.dumps(data))
-    node = copy
-    for key in path[:-1]:
-        node = node[key]
-    node[path[-1]] = value
-    return copy
-
-
 @st.composite
 def damaged(draw: st.DrawFn, base: dict[str, Any]) -> bytes:
     """A JSON line of ``base`` damaged: a part replaced by a value or raw JSON text, then perhaps
@@ -389,11 +377,11 @@ def damaged(draw: st.DrawFn, base: dict[str, Any]) -> bytes:
     kind = draw(st.sampled_from(["value", "raw", "bytes", "garbage"]))
     if kind == "garbage":
         return draw(st.binary(max_size=300) | st.text(max_size=100).map(lambda t: t.encode("utf-8", "surrogatepass")))
-    path = draw(st.sampled_from(paths(base)))
+    path = draw(st.sampled_from(key_paths(base)))
     if kind == "raw":
-        line = json.dumps(put(base, path, MARK)).encode().replace(f'"{MARK}"'.encode(), draw(RAW_VALUES))
+        line = json.dumps(replaced(base, path, MARK)).encode().replace(f'"{MARK}"'.encode(), draw(RAW_VALUES))
     else:
-        line = json.dumps(put(base, path, draw(VALUES)), ensure_ascii=draw(st.booleans())).encode(
+        line = json.dumps(replaced(base, path, draw(VALUES)), ensure_ascii=draw(st.booleans())).encode(
             "utf-8", "surrogatepass")
     if kind == "bytes":
         at = draw(st.integers(0, len(line)))

@@ -168,6 +168,16 @@ def check_claims(hello: Mapping[str, Any], kinds: Sequence[str], registry: Regis
                 hint = _nearest(_format(value), allowed) if parameter.closed else ""
                 problems.append(f"supports.parameters.{parameter_id}: value {_format(value)} is not allowed"
                                 f"{hint}" + (f" (allowed: {', '.join(allowed)})" if parameter.closed and not hint else ""))
+    by_kind = supports.get("by_kind")
+    if isinstance(by_kind, Mapping):
+        for kind, entry in by_kind.items():
+            if kind not in kinds:
+                problems.append(f"supports.by_kind: unknown kind {kind!r}{_nearest(str(kind), kinds)}")
+            if isinstance(entry, Mapping):
+                own = check_claims({"supports": {"kinds": [], **entry}}, kinds, registry)
+                problems.extend(f"supports.by_kind.{kind}: {problem.removeprefix('supports.')}" for problem in own)
+    elif by_kind is not None:
+        problems.append("supports.by_kind must be an object of kind -> {rulesets, parameters}")
     return problems
 
 
