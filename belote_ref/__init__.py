@@ -15,8 +15,12 @@ from belote_ref.errors import (
     IllegalActionError,
     IllegalCallError,
     IllegalPlayError,
+    InconsistentDealError,
+    InternalError,
+    MatchOverError,
     NotationError,
     RulesetError,
+    TrickError,
     UnknownRulesetError,
 )
 from belote_ref.match import Match
@@ -24,7 +28,7 @@ from belote_ref.play import Trick, Violation, explain_illegal, legal_mask, legal
 from belote_ref.record import DealRecord, RecordError, ReplayReport, read_records, replay, write_record
 from belote_ref.registry import Parameter, Registry, load_registry
 from belote_ref.rules import Ruleset, find_ruleset, load_ruleset, shipped_rulesets
-from belote_ref.scoring import DealScore, InconsistentDealError, ScoreLine, score_deal
+from belote_ref.scoring import DealScore, ScoreLine, score_deal
 
 __version__ = "0.1.0"
 
@@ -46,7 +50,9 @@ __all__ = [
     "IllegalCallError",
     "IllegalPlayError",
     "InconsistentDealError",
+    "InternalError",
     "Match",
+    "MatchOverError",
     "NotationError",
     "Parameter",
     "Phase",
@@ -61,6 +67,7 @@ __all__ = [
     "Suit",
     "Team",
     "Trick",
+    "TrickError",
     "UnknownRulesetError",
     "Violation",
     "__version__",

@@ -150,7 +150,8 @@ class Rank(enum.IntEnum):
 
     @classmethod
     def parse(cls, letter: str) -> Rank:
-        """Return the rank for ``letter`` (``10`` is accepted for ``T``)."""
+        """Return the rank for ``letter`` (``10`` is accepted for ``T``); raise :class:`NotationError`
+        otherwise."""
         if letter == "10":
             return cls.TEN
         index = RANK_LETTERS.find(letter) if len(letter) == 1 else -1
@@ -241,6 +242,8 @@ class CardSet:
 
     Supports ``|``, ``&``, ``-``, ``in``, ``len``, equality and hashing.
     Iteration yields cards in canonical order (suit S H D C, then rank 7..A).
+
+    Raises :class:`NotationError` for a mask outside 32 bits.
     """
 
     __slots__ = ("mask",)
@@ -254,7 +257,7 @@ class CardSet:
             for card in cards:
                 mask |= 1 << card
         if not 0 <= mask < 1 << 32:
-            raise ValueError(f"card mask out of range: {mask:#x}")
+            raise NotationError(f"card mask out of range: {mask:#x}", code="bad_card_mask")
         object.__setattr__(self, "mask", mask)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -363,7 +366,7 @@ class Seat(enum.IntEnum):
 
     @classmethod
     def parse(cls, letter: str) -> Seat:
-        """Return the seat for ``N``, ``E``, ``S`` or ``W``."""
+        """Return the seat for ``N``, ``E``, ``S`` or ``W``; raise :class:`NotationError` otherwise."""
         try:
             return cls[letter]
         except (KeyError, TypeError):

@@ -29,7 +29,7 @@ from typing import Literal
 
 from belote_ref.announcements import Declaration
 from belote_ref.cards import DECK, SUIT_LETTERS, Card, CardSet, SEATS, Seat, Suit, Trump, trump_of
-from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError
+from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError, InternalError
 from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask, trick_winner
 from belote_ref.rules import Ruleset
 from belote_ref.scoring import Belote, DealScore, score_deal
@@ -140,14 +140,17 @@ class AuctionStatus:
     next_dealer: Seat | None = None
 
     def to_json(self) -> dict[str, object]:
-        """The protocol's ``auction`` result."""
+        """The protocol's ``auction`` result. Raises :class:`~belote_ref.errors.InternalError` only on a broken invariant (a bug)."""
         if self.status == "open":
-            assert self.next is not None
+            if self.next is None:
+                raise InternalError("broken invariant: self.next is not None")
             return {"status": "open", "next": self.next.name, "round": self.round, "legal": list(self.legal)}
         if self.status == "taken":
-            assert self.taker is not None and self.trump is not None
+            if self.taker is None or self.trump is None:
+                raise InternalError("broken invariant: self.taker is not None and self.trump is not None")
             return {"status": "taken", "taker": self.taker.name, "trump": self.trump.letter, "round": self.round}
-        assert self.next_dealer is not None
+        if self.next_dealer is None:
+            raise InternalError("broken invariant: self.next_dealer is not None")
         return {"status": "redeal", "next_dealer": self.next_dealer.name}
 
 
@@ -337,7 +340,8 @@ class DealState:
             raise IllegalCallError(f"call {token!r} outside the auction (phase {self.phase.value})")
         status = self.auction.call(token)
         if status.status == "taken":
-            assert status.taker is not None and status.trump is not None
+            if status.taker is None or status.trump is None:
+                raise InternalError("broken invariant: status.taker is not None and status.trump is not None")
             self._start_play(status.taker, status.trump)
         elif status.status == "redeal":
             self.phase = Phase.REDEAL
@@ -451,7 +455,8 @@ class DealState:
         if card not in hand:
             raise IllegalPlayError(f"{where}: not in hand ({hand})", code="card_not_in_hand", index=len(self.plays))
         violation = explain_illegal(self.rules, self.trump, hand, self.current_trick, card)
-        assert violation is not None, "explain_illegal and legal_mask disagree"
+        if violation is None:
+            raise InternalError("explain_illegal and legal_mask disagree")
         raise IllegalPlayError(f"{where}: {violation.message} ({violation.rule}); legal: {violation.allowed}",
                                violation=violation, code=violation.code, index=len(self.plays))
 
@@ -459,6 +464,9 @@ class DealState:
         """Play ``card`` without any check (fast path for simulations).
 
         .. warning:: An illegal card or a card not in hand corrupts the state silently.
+
+        Raises nothing on bad input (nothing is checked); :class:`~belote_ref.errors.InternalError`
+        only on a broken invariant (a bug).
         """
         trick_cards = self.trick_cards
         leader = self.leader
@@ -468,14 +476,16 @@ class DealState:
         if len(trick_cards) == 4:
             cards = tuple(trick_cards)
             self.tricks.append(Trick(leader, cards))
-            assert self.trump is not None
+            if self.trump is None:
+                raise InternalError("broken invariant: self.trump is not None")
             self.leader = SEATS[(leader + _winning_index(self.rules.strength[self.trump], cards)) & 3]
             self.trick_cards = []
             if len(self.tricks) == 8:
                 self._finish()
 
     def _finish(self) -> None:
-        assert self.taker is not None and self.trump is not None
+        if self.taker is None or self.trump is None:
+            raise InternalError("broken invariant: self.taker is not None and self.trump is not None")
         self.score = score_deal(
             self.rules, dealer=self.dealer, taker=self.taker, trump=self.trump, tricks=self.tricks,
             belote=self.belote, announcements=self.declarations, pot=self.pot, final_deal=self.final_deal,
@@ -550,7 +560,8 @@ def play_out(
             if card not in hand:
                 raise IllegalPlayError(f"{where}: not in hand ({hand})", code="card_not_in_hand", index=index)
             violation = explain_illegal(rules, trump, hand, Trick(first, tuple(cards)), card)
-            assert violation is not None, "explain_illegal and legal_mask disagree"
+            if violation is None:
+                raise InternalError("explain_illegal and legal_mask disagree")
             raise IllegalPlayError(f"{where}: {violation.message} ({violation.rule}); legal: {violation.allowed}",
                                    violation=violation, code=violation.code, index=index)
         masks[seat] &= ~(1 << card)

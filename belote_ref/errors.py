@@ -1,16 +1,24 @@
 """Errors raised by belote-ref.
 
-Every error derives from :class:`BeloteRefError`, a :class:`ValueError`, and
-carries a stable machine ``code`` and a human message. Errors that come from a
+Every error raised on bad input derives from :class:`BeloteRefError`, a :class:`ValueError`,
+and carries a stable machine ``code`` and a human message. Errors that come from a
 file carry :class:`Diagnostic` items giving ``file:line:col`` and the key path::
 
     BeloteRefError
-    ├── NotationError          a card, suit, rank or seat token is malformed
+    ├── NotationError          a card, suit, rank or seat token (or a card mask) is malformed
     ├── RulesetError           a ruleset or the registry could not be loaded
     │   └── UnknownRulesetError   no shipped ruleset has that id
+    ├── TrickError             a trick given to a function has no card, or four already
+    ├── InconsistentDealError  the deal given to the scoring cannot have happened
     └── IllegalActionError     a call or a play is not allowed in this state
         ├── IllegalCallError
-        └── IllegalPlayError      carries the Violation (rule, allowed cards)
+        ├── IllegalPlayError      carries the Violation (rule, allowed cards)
+        └── MatchOverError        a deal is added to a match that has ended
+
+Modules add their own subclasses of :class:`BeloteRefError` for their inputs (``RecordError``,
+``JsonLineError``, ``GivenError``, ``FuzzError``). :class:`InternalError` stands apart: it is
+never bad input but a broken invariant of the engine (a bug to report), raised where an
+``assert`` would vanish under ``python -O``.
 """
 
 from __future__ import annotations
@@ -25,8 +33,12 @@ __all__ = [
     "IllegalActionError",
     "IllegalCallError",
     "IllegalPlayError",
+    "InconsistentDealError",
+    "InternalError",
+    "MatchOverError",
     "NotationError",
     "RulesetError",
+    "TrickError",
     "UnknownRulesetError",
 ]
 
@@ -114,3 +126,40 @@ class IllegalPlayError(IllegalActionError):
                  index: int | None = None) -> None:
         super().__init__(message, code=code, index=index)
         self.violation = violation
+
+
+class MatchOverError(IllegalActionError):
+    """A deal is added to a match that has already ended."""
+
+    code = "match_over"
+
+
+class TrickError(BeloteRefError):
+    """A trick given to a function cannot be used there: empty where a winner is asked, or
+    already complete (four cards) where a card is to be played to it."""
+
+    code = "bad_trick"
+
+
+class InconsistentDealError(BeloteRefError):
+    """The deal given to :func:`~belote_ref.scoring.score_deal` cannot have happened.
+
+    ``code`` is one of ``wrong_trick_count``, ``duplicate_card``, ``wrong_leader``,
+    ``bad_belote``, ``bad_announcement``; ``index`` is the 0-based index of the offending trick
+    (or declaration, for ``bad_announcement``; 0 for ``bad_belote``), the protocol's
+    ``{"rejected": {"code": ..., "index": i}}``.
+    """
+
+    code = "inconsistent_deal"
+
+    def __init__(self, message: str, *, code: str, index: int) -> None:
+        super().__init__(message, code=code)
+        self.index = index
+
+
+class InternalError(RuntimeError):
+    """A broken invariant of the engine: a bug in belote-ref, never a fault of the input.
+
+    Raised instead of ``assert`` so that the check survives ``python -O``.
+    """
+

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from belote_ref.announcements import Declaration
 from belote_ref.cards import Seat, Suit, Team, Trump
+from belote_ref.errors import MatchOverError
 from belote_ref.play import Trick
 from belote_ref.rules import Ruleset
 from belote_ref.scoring import Belote, DealScore, score_deal
@@ -60,11 +61,11 @@ class Match:
         ``trump`` and ``belote`` are as for :func:`~belote_ref.scoring.score_deal` (a suit, SA or
         TA; at TA a mapping suit -> seat of the belotes). Returns the deal's
         :class:`~belote_ref.scoring.DealScore`. Raises
-        :class:`~belote_ref.errors.BeloteRefError` when the match is over or the deal is
-        inconsistent (see :func:`~belote_ref.scoring.score_deal`).
+        :class:`~belote_ref.errors.MatchOverError` when the match is over, and
+        :class:`~belote_ref.errors.InconsistentDealError` when the deal is inconsistent (see :func:`~belote_ref.scoring.score_deal`).
         """
         if self.ended:
-            raise ValueError("the match is over")
+            raise MatchOverError("the match is over")
 
         def score(final: bool) -> DealScore:
             return score_deal(self.rules, dealer=dealer, taker=taker, trump=trump, tricks=tricks, belote=belote,
@@ -92,9 +93,11 @@ class Match:
 
     def pass_deal(self) -> None:
         """A deal passed out by everyone: it counts toward ``game.deal_limit`` only with
-        ``game.count_passed_deals``, and may then end a match played to a number of deals."""
+        ``game.count_passed_deals``, and may then end a match played to a number of deals.
+
+        Raises :class:`~belote_ref.errors.MatchOverError` when the match is over."""
         if self.ended:
-            raise ValueError("the match is over")
+            raise MatchOverError("the match is over")
         if self.rules["game.count_passed_deals"]:
             self.deals_counted += 1
             if self.rules["game.end"] == "deals" and self.deals_counted >= self.rules["game.deal_limit"]:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from belote_ref.cards import CARDS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump
+from belote_ref.errors import InternalError, TrickError
 from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset
 
@@ -84,10 +85,10 @@ def trick_winner(rules: Ruleset, trump: Suit | Trump, trick: Trick) -> Seat:
 
     At sans-atout and tout-atout: the highest card of the led suit in the contract's card order.
 
-    Raises ``ValueError`` if the trick has no card.
+    Raises :class:`~belote_ref.errors.TrickError` if the trick has no card.
     """
     if not trick.cards:
-        raise ValueError("an empty trick has no winner")
+        raise TrickError("an empty trick has no winner")
     return trick.seat_of(_winning_index(rules.strength[trump], trick.cards))
 
 
@@ -337,11 +338,11 @@ def legal_plays(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: Trick
 
     Returns the empty set for an empty hand and a non-empty subset of ``hand`` otherwise.
 
-    :raises ValueError: if the trick already holds four cards.
+    :raises ~belote_ref.errors.TrickError: if the trick already holds four cards.
     """
     cards = trick.cards
     if len(cards) > 3:
-        raise ValueError(f"the trick is complete: {' '.join(str(c) for c in cards)}")
+        raise TrickError(f"the trick is complete: {' '.join(str(c) for c in cards)}")
     result = _new_cardset(CardSet)
     _set_cardset_mask(result, legal_mask(rules, trump, hand.mask, trick.leader, cards))
     return result
@@ -490,11 +491,11 @@ def explain_illegal(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: T
     the card legal, that parameter is named; else the base rule of the rung
     (``play.must_overtrump`` or ``play.must_trump``).
 
-    :raises ValueError: if the trick already holds four cards.
+    :raises ~belote_ref.errors.TrickError: if the trick already holds four cards.
     """
     cards = trick.cards
     if len(cards) > 3:
-        raise ValueError(f"the trick is complete: {' '.join(str(c) for c in cards)}")
+        raise TrickError(f"the trick is complete: {' '.join(str(c) for c in cards)}")
     card = CARDS[card]
     hand_mask = hand.mask
     allowed_mask = legal_mask(rules, trump, hand_mask, trick.leader, cards)
@@ -506,7 +507,8 @@ def explain_illegal(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: T
     position = _Position.of(rules, int(trump), hand_mask, cards)
     policy = _PlayPolicy.of(rules)
     mask, rung = _ladder(policy, position)
-    assert mask == allowed_mask, f"ladder {rung} disagrees with legal_mask: {_fmt(mask)} != {_fmt(allowed_mask)}"
+    if mask != allowed_mask:
+        raise InternalError(f"ladder {rung} disagrees with legal_mask: {_fmt(mask)} != {_fmt(allowed_mask)}")
     rule = _rule_of(policy, position, rung, card)
     return Violation("illegal_play", rule, card, allowed, _message(rule, policy, position, trick))
 

@@ -20,7 +20,7 @@ from belote_ref import __version__
 from belote_ref.announcements import Declaration, combinations
 from belote_ref.cards import CardSet, Seat, Suit, Team, Trump, parse_card, parse_cards, trump_of
 from belote_ref.deal import DealState, Phase, complete_hands, deal_first_hands, play_out, run_auction
-from belote_ref.errors import BeloteRefError
+from belote_ref.errors import BeloteRefError, InternalError
 from belote_ref.jsonlines import JsonLineError, binary_input, decode_json_line, one_line, read_lines
 from belote_ref.match import Match
 from belote_ref.play import Trick, legal_plays, trick_points, trick_winner
@@ -222,7 +222,8 @@ def _replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
             return _rejected(error, "illegal_call")
     plays = _cards(given.get("plays") or [])
     if state.phase is Phase.REDEAL:
-        assert state.next_dealer is not None
+        if state.next_dealer is None:
+            raise InternalError("broken invariant: state.next_dealer is not None")
         return {"status": "redeal", "next_dealer": state.next_dealer.name}
     if state.phase is not Phase.PLAY or state.trump is None:
         raise GivenError("the calls do not end the auction")
@@ -245,7 +246,8 @@ def _replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
             return _rejected(error, "illegal_play")
     if state.score is None:
         raise GivenError(f"a replay needs the 32 plays of a whole deal; found {len(plays)}")
-    assert state.taker is not None
+    if state.taker is None:
+        raise InternalError("broken invariant: state.taker is not None")
     return {**state.score.to_json(), "taker": state.taker.name, "trump": state.trump.letter}
 
 

@@ -48,7 +48,7 @@ from belote_ref.announcements import Declaration
 from belote_ref.cards import Card, CardSet, Seat, Suit, parse_card
 from belote_ref.deal import DealState, Phase
 from belote_ref.play import Trick
-from belote_ref.errors import BeloteRefError, NotationError
+from belote_ref.errors import BeloteRefError, InternalError, NotationError
 from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_json_lines
 from belote_ref.rules import Ruleset, find_ruleset
 from belote_ref.scoring import Belote
@@ -323,7 +323,8 @@ def record_of(state: DealState) -> dict[str, Any]:
     if state.score is not None:
         record["result"] = state.score.to_json()
     elif state.phase is Phase.REDEAL:
-        assert state.next_dealer is not None
+        if state.next_dealer is None:
+            raise InternalError("broken invariant: state.next_dealer is not None")
         record["result"] = {"status": "redeal", "next_dealer": state.next_dealer.name}
     return record
 
@@ -351,15 +352,20 @@ class ReplayReport:
         return self.error is None and not self.mismatches
 
     def result(self) -> dict[str, Any] | None:
-        """The computed result: the score, a redeal status, or None for a partial deal."""
+        """The computed result: the score, a redeal status, or None for a partial deal.
+
+        Raises :class:`~belote_ref.errors.InternalError` only on a broken invariant (a bug).
+        """
         if self.state is None:
             return None
         if self.state.score is not None:
             result = self.state.score.to_json()
-            assert self.state.taker is not None and self.state.trump is not None
+            if self.state.taker is None or self.state.trump is None:
+                raise InternalError("broken invariant: self.state.taker is not None and self.state.trump is not None")
             return {**result, "taker": self.state.taker.name, "trump": self.state.trump.letter}
         if self.state.phase is Phase.REDEAL:
-            assert self.state.next_dealer is not None
+            if self.state.next_dealer is None:
+                raise InternalError("broken invariant: self.state.next_dealer is not None")
             return {"status": "redeal", "next_dealer": self.state.next_dealer.name}
         return None
 
@@ -400,7 +406,8 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
         elif record.belote is not None:
             for suit, seat in record.belote.items():
                 state.declare_belote(seat, suit)
-        assert state.trump is not None
+        if state.trump is None:
+            raise InternalError("broken invariant: state.trump is not None")
         for index, data in enumerate(record.announcements):
             try:
                 state.declare(Declaration.from_json(rules, state.trump, data))
@@ -432,7 +439,7 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
                                    code="illegal_play", index=0)
         return report
     if state.score is None and state.phase is Phase.PLAY and len(record.plays) == 32:
-        raise AssertionError("32 legal plays must end the deal")
+        raise InternalError("32 legal plays must end the deal")
     report.mismatches.extend(_result_problems(record.result, report.result(), state, len(record.plays)))
     return report
 
@@ -526,7 +533,10 @@ def records_from_json_lines(lines: Sequence[str]) -> list[DealRecord]:
 
 
 def describe(report: ReplayReport) -> str:
-    """The deal as text, trick by trick, with the score sheet (for ``belote-ref replay``)."""
+    """The deal as text, trick by trick, with the score sheet (for ``belote-ref replay``).
+
+    Raises :class:`~belote_ref.errors.InternalError` only on a broken invariant (a bug).
+    """
     record, state = report.record, report.state
     out = [f"ruleset {record.ruleset_id} v{record.ruleset_version}, dealer {record.dealer.name}, turned {record.turned}"]
     for seat in Seat:
@@ -539,10 +549,12 @@ def describe(report: ReplayReport) -> str:
                       for i, call in enumerate(state.auction.calls))
     out.append(f"calls: {calls or '-'}")
     if status.status == "taken":
-        assert status.taker is not None and status.trump is not None
+        if status.taker is None or status.trump is None:
+            raise InternalError("broken invariant: status.taker is not None and status.trump is not None")
         out.append(f"{status.taker.name} takes, trump {status.trump.letter} (round {status.round})")
     if state.phase is Phase.REDEAL:
-        assert state.next_dealer is not None
+        if state.next_dealer is None:
+            raise InternalError("broken invariant: state.next_dealer is not None")
         why = "everybody passed" if status.status == "redeal" else "four sevens in one hand"
         out.append(f"{why}: redeal, next dealer {state.next_dealer.name}")
     if isinstance(state.belote, Seat):

@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonschema
 
-from belote_ref.errors import Diagnostic, RulesetError
+from belote_ref.errors import Diagnostic, InternalError, RulesetError
 from belote_ref.resources import data_dir
 from belote_ref.yamlsource import read_yaml
 
@@ -201,7 +201,7 @@ def value_schema(parameter: Parameter) -> dict[str, Any]:
                 "carre": _rank_points_schema(),
             },
         }
-    raise AssertionError(f"unhandled parameter type {kind}")
+    raise InternalError(f"unhandled parameter type {kind}")
 
 
 def ruleset_schema(registry: Registry | None = None) -> dict[str, Any]:

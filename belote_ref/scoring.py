@@ -29,7 +29,7 @@ from typing import Any, Literal, NamedTuple
 
 from belote_ref.announcements import Declaration, announcement_points, make_combination
 from belote_ref.cards import Card, Rank, SEATS, Seat, Suit, Team, Trump
-from belote_ref.errors import BeloteRefError
+from belote_ref.errors import BeloteRefError, InconsistentDealError
 from belote_ref.play import Trick, _winning_index, trick_winner
 from belote_ref.rules import Ruleset
 
@@ -51,22 +51,6 @@ _ON_TIE: dict[str, Contract] = {"litige": "litige", "takers_fail": "down", "take
 TRICKS_PER_DEAL = 8
 CARDS_PER_TRICK = 4
 _TEAMS = (Team.NS, Team.EW)
-
-
-class InconsistentDealError(BeloteRefError):
-    """The deal given to :func:`score_deal` cannot have happened.
-
-    ``code`` is one of ``wrong_trick_count``, ``duplicate_card``, ``wrong_leader``,
-    ``bad_belote``, ``bad_announcement``; ``index`` is the 0-based index of the offending trick
-    (or declaration, for ``bad_announcement``; 0 for ``bad_belote``), the protocol's
-    ``{"rejected": {"code": ..., "index": i}}``.
-    """
-
-    code = "inconsistent_deal"
-
-    def __init__(self, message: str, *, code: str, index: int) -> None:
-        super().__init__(message, code=code)
-        self.index = index
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from typing import Final
 from belote_ref.announcements import Declaration, combinations
 from belote_ref.cards import CARDS, SEATS, Card, Seat
 from belote_ref.deal import DealState, Phase
+from belote_ref.errors import InternalError
 from belote_ref.play import legal_mask
 from belote_ref.rules import Ruleset
 
@@ -100,7 +101,8 @@ def _declare(state: DealState, rng: random.Random) -> None:
     """Belote and announcements, made before the first card is led."""
     trump = state.trump
     taker = state.taker
-    assert trump is not None and taker is not None
+    if trump is None or taker is None:
+        raise InternalError("broken invariant: trump is not None and taker is not None")
     hands = state.hands
     suits = state.rules.belote_suits[trump]
     several = len(suits) > 1
@@ -126,7 +128,8 @@ def _play(state: DealState, rng: random.Random, checked: bool) -> None:
     """Play the 32 cards, each drawn uniformly from the legal plays."""
     rules = state.rules
     trump = state.trump
-    assert trump is not None
+    if trump is None:
+        raise InternalError("broken invariant: trump is not None")
     hands = state.hands  # DealState updates this list in place
     random_, legal, cards_ = rng.random, legal_mask, CARDS
     play = state.play if checked else state.play_unchecked
@@ -192,6 +195,8 @@ def random_deals(rules: Ruleset, seed: int, count: int) -> Iterator[DealState]:
     ``announcements.carre_of_sevens: redeal``). The litige
     pot is carried from deal to deal (:attr:`DealScore.pot <belote_ref.scoring.DealScore.pot>`).
     Redeals are yielded too (phase :attr:`~belote_ref.deal.Phase.REDEAL`) and count.
+
+    Raises :class:`~belote_ref.errors.InternalError` only on a broken invariant (a bug).
     """
     rng = random.Random(seed)
     dealer = Seat(int(rng.random() * 4))
@@ -202,6 +207,7 @@ def random_deals(rules: Ruleset, seed: int, count: int) -> Iterator[DealState]:
             pot = state.score.pot
             dealer = dealer.next
         else:
-            assert state.next_dealer is not None
+            if state.next_dealer is None:
+                raise InternalError("broken invariant: state.next_dealer is not None")
             dealer = state.next_dealer
         yield state

@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from belote_ref.errors import Diagnostic
+from belote_ref.errors import Diagnostic, InternalError
 
 __all__ = [
     "MAX_DEPTH",
@@ -93,12 +93,17 @@ class Located:
 
 
 def read_yaml(path: Path | str, text: str | None = None) -> tuple[Located | None, list[Diagnostic]]:
-    """Parse one YAML document, returning it with positions, or the diagnostics that stop it."""
+    """Parse one YAML document, returning it with positions, or the diagnostics that stop it.
+
+    Raises nothing on bad input (every problem is a diagnostic);
+    :class:`~belote_ref.errors.InternalError` only on a broken invariant (a bug).
+    """
     file = str(path)
     if text is None:
         text, problem = _read_bounded(Path(path))
         if text is None:
-            assert problem is not None
+            if problem is None:
+                raise InternalError("broken invariant: problem is not None")
             return None, [problem]
     elif len(text) > MAX_FILE_BYTES:
         return None, [_too_large(file)]

@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from belote_ref.errors import InternalError
 from belote_ref.jsonlines import JsonLineError, decode_json_line
 
 __all__ = [
@@ -102,7 +103,8 @@ class _Reaper:
                 except OSError:
                     cls._process = None
                     return
-            assert cls._process.stdin is not None
+            if cls._process.stdin is None:
+                raise InternalError("broken invariant: cls._process.stdin is not None")
             try:
                 cls._process.stdin.write(line.encode("ascii"))
                 cls._process.stdin.flush()
@@ -195,7 +197,8 @@ class SubprocessAdapter:
         self._closing = threading.Event()
         with self._stderr_lock:
             self._stderr = bytearray()
-        assert self.process.stdout is not None and self.process.stderr is not None and self.process.stdin is not None
+        if self.process.stdout is None or self.process.stderr is None or self.process.stdin is None:
+            raise InternalError("broken invariant: the adapter process has no pipes")
         threading.Thread(target=_read_lines, args=(self.process.stdout, self._lines, self._closing), daemon=True).start()
         threading.Thread(target=self._drain_stderr, args=(self.process.stderr,), daemon=True).start()
         threading.Thread(target=_write_messages, args=(self.process.stdin, self._outbox), daemon=True).start()
@@ -266,7 +269,8 @@ class SubprocessAdapter:
 
     def receive(self, timeout: float | None = None) -> dict[str, Any]:
         """The next reply line, decoded. Raises :class:`AdapterFailure` as :meth:`request` does."""
-        assert self.process is not None
+        if self.process is None:
+            raise InternalError("broken invariant: self.process is not None")
         wait = timeout if timeout is not None else self.timeout
         try:
             item = self._lines.get(timeout=wait)
@@ -283,7 +287,8 @@ class SubprocessAdapter:
             raise AdapterFailure("crash", f"the adapter {how} without replying")
         if isinstance(item, AdapterFailure):
             raise item
-        assert isinstance(item, bytes)
+        if not isinstance(item, bytes):
+            raise InternalError("broken invariant: isinstance(item, bytes)")
         return decode_reply(item)
 
     def stop(self) -> None:

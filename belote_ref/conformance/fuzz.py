@@ -62,7 +62,7 @@ from belote_ref.conformance.fuzz_shrink import (
     shrink,
 )
 from belote_ref.conformance.runner import Case, CaseResult, RunOptions, run_cases
-from belote_ref.errors import BeloteRefError
+from belote_ref.errors import BeloteRefError, InternalError
 from belote_ref.protocol import KINDS
 from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
@@ -415,7 +415,8 @@ def shrink_shard(options: FuzzOptions, disagreements: Sequence[Disagreement],
 def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: Disagreement) -> Disagreement:
     kind = found.kind
     rules = compile_ruleset(found.params, found.ruleset_id)
-    assert rules is not None
+    if rules is None:
+        raise InternalError("broken invariant: rules is not None")
     expected_of: dict[int, Any] = {}
 
     def usable(candidate: Candidate) -> bool:
@@ -526,7 +527,8 @@ def _distinct(shrunk: Sequence[Disagreement], hello: Mapping[str, Any], seed: in
             finding.count += 1
             continue
         rules = compile_ruleset(disagreement.params, disagreement.ruleset_id)
-        assert rules is not None
+        if rules is None:
+            raise InternalError("broken invariant: rules is not None")
         fields = differing_fields(disagreement.differences) if disagreement.outcome == "fail" else []
         fixture = finding_fixture(kind=disagreement.kind, given=disagreement.given, rules=rules,
                                   expected=disagreement.expected, outcome=disagreement.outcome, got=disagreement.got,

@@ -20,7 +20,7 @@ from belote_ref.cards import parse_card
 from belote_ref.conformance.corpus import Fixture, branch_ruleset, iter_fixture_paths, load_fixture
 from belote_ref.conformance.dependencies import undeclared_dependencies
 from belote_ref.conformance.fmt import format_fixture
-from belote_ref.errors import BeloteRefError, Diagnostic, NotationError
+from belote_ref.errors import BeloteRefError, Diagnostic, InternalError, NotationError
 from belote_ref.registry import Registry, load_registry
 
 __all__ = ["Coverage", "coverage", "lint"]
@@ -60,7 +60,8 @@ def _card_tokens(node: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple
 
 
 def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
-    assert fixture.located is not None
+    if fixture.located is None:
+        raise InternalError("broken invariant: fixture.located is not None")
     at = fixture.located.diagnostic
     problems: list[Diagnostic] = []
     for index, parameter_id in enumerate(fixture.rules):
@@ -178,7 +179,8 @@ def lint(paths: Iterable[Path] | None = None) -> tuple[int, list[Diagnostic]]:
         if fixture is None:
             continue
         if fixture.id in ids:
-            assert fixture.located is not None
+            if fixture.located is None:
+                raise InternalError("broken invariant: fixture.located is not None")
             problems.append(fixture.located.diagnostic(("id",), f"duplicate id {fixture.id!r} (also in {ids[fixture.id]})",
                                                        "lint.id"))
         ids[fixture.id] = path
