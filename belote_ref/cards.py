@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Set
 from typing import Final, final
 
 from belote_ref.errors import NotationError
@@ -37,6 +37,7 @@ __all__ = [
     "TRUMP_TOKENS",
     "Team",
     "Trump",
+    "cardset_of_mask",
     "format_cards",
     "parse_card",
     "parse_cards",
@@ -164,11 +165,19 @@ class Rank(enum.IntEnum):
 class Card(int):
     """A card: an int from 0 to 31 equal to ``suit * 8 + rank``.
 
-    Use :data:`CARDS` or :func:`parse_card` rather than the constructor so that
-    the 32 instances are shared.
+    ``Card('JH')`` parses a token (as :meth:`parse`) and ``Card(12)`` takes the index; both return
+    one of the 32 shared instances of :data:`CARDS`, and ``repr`` gives back the first form.
+    Raises :class:`NotationError` for a bad token or an index outside 0 to 31.
     """
 
     __slots__ = ()
+
+    def __new__(cls, value: int | str) -> Card:
+        if isinstance(value, str):
+            return parse_card(value)
+        if not isinstance(value, int) or not 0 <= value < 32:
+            raise NotationError(f"not a card index: {value!r} (expected an int from 0 to 31 or a token like 'JH')")
+        return CARDS[value]
 
     def __bool__(self) -> bool:
         # Members are never falsy: `if seat:` must not skip N, the 7 of spades or spades.
@@ -206,7 +215,7 @@ class Card(int):
         return f"Card({str(self)!r})"
 
 
-CARDS: Final[tuple[Card, ...]] = tuple(Card(i) for i in range(32))
+CARDS: Final[tuple[Card, ...]] = tuple(int.__new__(Card, i) for i in range(32))
 _BY_TOKEN: Final[dict[str, Card]] = {str(card): card for card in CARDS}
 _BY_TOKEN.update({"10" + str(card)[1]: card for card in CARDS if card & 7 == Rank.TEN})
 
@@ -237,24 +246,41 @@ def format_cards(cards: Iterable[int]) -> list[str]:
 
 
 @final
-class CardSet:
-    """An immutable set of cards over a 32-bit mask.
+class CardSet(Set[Card]):
+    """An immutable set of cards over a 32-bit mask: a :class:`collections.abc.Set` of :class:`Card`.
 
-    Supports ``|``, ``&``, ``-``, ``in``, ``len``, equality and hashing.
+    ``CardSet('7H QH')`` parses tokens (as :meth:`parse`); ``CardSet([card, ...])`` takes cards
+    or tokens; ``CardSet(mask)`` takes a 32-bit mask. ``repr`` gives back the first form.
     Iteration yields cards in canonical order (suit S H D C, then rank 7..A).
 
-    Raises :class:`NotationError` for a mask outside 32 bits.
+    The operations of a set: ``len``, ``in``, iteration, ``<=``, ``<``, ``>=``, ``>``,
+    :meth:`isdisjoint`, ``|``, ``&``, ``-`` and ``^`` (on masks when both sides are card sets,
+    else by the elements of any other :class:`~collections.abc.Set`). The set is immutable, like
+    :class:`frozenset` (python-chess's ``SquareSet`` is mutable instead): there is no ``add`` or
+    ``discard``, every operation returns a new set, and a card set is hashable. It is therefore
+    equal only to another :class:`CardSet` with the same cards (its hash is that of its mask, not a
+    frozenset's): compare with another kind of set by ``set(cards) == other`` or ``<=`` both ways.
+
+    Raises :class:`NotationError` for a bad token, a card index outside 0 to 31 or a mask outside
+    32 bits.
     """
 
     __slots__ = ("mask",)
     mask: int
 
-    def __init__(self, cards: Iterable[int] | int = 0) -> None:
+    def __init__(self, cards: Iterable[int | str] | int | str = 0) -> None:
         if isinstance(cards, int):
             mask = cards
+        elif isinstance(cards, str):
+            mask = 0
+            for parsed in parse_cards(cards):
+                mask |= 1 << parsed
         else:
             mask = 0
-            for card in cards:
+            for item in cards:
+                card: object = parse_card(item) if isinstance(item, str) else item
+                if not isinstance(card, int) or not 0 <= card < 32:
+                    raise NotationError(f"not a card: {card!r} (expected an int from 0 to 31 or a token like 'JH')")
                 mask |= 1 << card
         if not 0 <= mask < 1 << 32:
             raise NotationError(f"card mask out of range: {mask:#x}", code="bad_card_mask")
@@ -262,6 +288,14 @@ class CardSet:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
+
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        return CardSet, (self.mask,)
+
+    @classmethod
+    def _from_iterable(cls, cards: Iterable[object]) -> CardSet:  # type: ignore[override]
+        # The result of an operation with another kind of Set: its elements must be cards.
+        return cls(cards)  # type: ignore[arg-type]
 
     @classmethod
     def parse(cls, tokens: str | Iterable[str]) -> CardSet:
@@ -289,24 +323,88 @@ class CardSet:
     def __contains__(self, card: object) -> bool:
         return isinstance(card, int) and 0 <= card < 32 and bool(self.mask >> card & 1)
 
-    def __or__(self, other: CardSet) -> CardSet:
-        return CardSet(self.mask | other.mask)
+    # The operators take any other Set (else NotImplemented, as the Set mixins do), on masks
+    # when it is a CardSet; the result is always a CardSet, so the other set must hold cards.
+    def __or__(self, other: object) -> CardSet:
+        if isinstance(other, CardSet):
+            return cardset_of_mask(self.mask | other.mask)
+        if not isinstance(other, Set):
+            return NotImplemented
+        return self._from_iterable([*self, *other])
 
-    def __and__(self, other: CardSet) -> CardSet:
-        return CardSet(self.mask & other.mask)
+    def __and__(self, other: object) -> CardSet:
+        if isinstance(other, CardSet):
+            return cardset_of_mask(self.mask & other.mask)
+        if not isinstance(other, Set):
+            return NotImplemented
+        return self._from_iterable(card for card in self if card in other)
 
-    def __sub__(self, other: CardSet) -> CardSet:
-        return CardSet(self.mask & ~other.mask)
+    def __sub__(self, other: object) -> CardSet:
+        if isinstance(other, CardSet):
+            return cardset_of_mask(self.mask & ~other.mask)
+        if not isinstance(other, Set):
+            return NotImplemented
+        return self._from_iterable(card for card in self if card not in other)
+
+    def __xor__(self, other: object) -> CardSet:
+        if isinstance(other, CardSet):
+            return cardset_of_mask(self.mask ^ other.mask)
+        if not isinstance(other, Set):
+            return NotImplemented
+        return self._from_iterable([*(card for card in self if card not in other),
+                                    *(card for card in other if card not in self)])
+
+    __ror__ = __or__
+    __rand__ = __and__
+    __rxor__ = __xor__
+
+    def __rsub__(self, other: object) -> CardSet:
+        if not isinstance(other, Set):
+            return NotImplemented
+        return self._from_iterable(card for card in other if card not in self)
+
+    def __le__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask & ~other.mask == 0
+        if not isinstance(other, Set):
+            return NotImplemented
+        return all(card in other for card in self)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Set):
+            return NotImplemented
+        return len(self) < len(other) and self <= other
+
+    def __ge__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return other.mask & ~self.mask == 0
+        if not isinstance(other, Set):
+            return NotImplemented
+        return all(card in self for card in other)
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Set):
+            return NotImplemented
+        return len(self) > len(other) and self >= other
+
+    def isdisjoint(self, other: Iterable[object]) -> bool:
+        """True when the two sets have no card in common."""
+        if isinstance(other, CardSet):
+            return not self.mask & other.mask
+        return not any(card in self for card in other)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, CardSet) and other.mask == self.mask
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
 
     def __hash__(self) -> int:
         return hash(self.mask)
 
     def of_suit(self, suit: Suit | int) -> CardSet:
         """The cards of this set in ``suit``."""
-        return CardSet(self.mask & (0xFF << (8 * suit)))
+        return cardset_of_mask(self.mask & (0xFF << (8 * suit)))
 
     def tokens(self) -> list[str]:
         """Canonical tokens in canonical order."""
@@ -317,6 +415,21 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet({str(self)!r})"
+
+
+_new_object = object.__new__
+_set_mask = CardSet.__dict__["mask"].__set__
+
+
+def cardset_of_mask(mask: int) -> CardSet:
+    """The card set of a mask the engine computed from other card sets' masks (unchecked).
+
+    The engine's hot paths build their results with it: it skips the constructor's checks, so a
+    mask outside 32 bits gives an invalid set. Use ``CardSet(mask)`` for any other mask.
+    """
+    result = _new_object(CardSet)
+    _set_mask(result, mask)
+    return result
 
 
 DECK: Final = CardSet((1 << 32) - 1)

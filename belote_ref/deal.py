@@ -21,6 +21,7 @@ round speaks of a suit). Whatever the contract and the round, the taker receives
 
 from __future__ import annotations
 
+import copy
 import enum
 import functools
 from collections.abc import Mapping, Sequence
@@ -169,6 +170,12 @@ class Auction:
     def status(self) -> AuctionStatus:
         """The current status."""
         return self._status
+
+    def copy(self) -> Auction:
+        """An independent copy: calls made on one never show in the other."""
+        twin = copy.copy(self)
+        twin.calls = list(self.calls)
+        return twin
 
     def _compute(self) -> AuctionStatus:
         count = len(self.calls)
@@ -459,6 +466,17 @@ class DealState:
             raise InternalError("explain_illegal and legal_mask disagree")
         raise IllegalPlayError(f"{where}: {violation.message} ({violation.rule}); legal: {violation.allowed}",
                                violation=violation, code=violation.code, index=len(self.plays))
+
+    def copy(self) -> DealState:
+        """An independent copy of the deal as it stands: calls and plays made on one never show in
+        the other, so a search can try a move on a copy and drop it (the undo of python-chess's
+        ``pop``). The ruleset, cards, tricks and declarations are immutable and shared."""
+        twin = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, list | dict):
+                setattr(twin, name, value.copy())
+        twin.auction = self.auction.copy()
+        return twin
 
     def play_unchecked(self, card: Card) -> None:
         """Play ``card`` without any check (fast path for simulations).

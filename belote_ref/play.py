@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from belote_ref.cards import CARDS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump
+from belote_ref.cards import CARDS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump, cardset_of_mask
 from belote_ref.errors import InternalError, TrickError
 from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset
@@ -309,10 +309,6 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
     return trumps
 
 
-_new_cardset = object.__new__
-_set_cardset_mask = CardSet.__dict__["mask"].__set__
-
-
 def legal_plays(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: Trick) -> CardSet:
     """The cards of ``hand`` that may be played to ``trick``, by the ladder of ``rules.md`` §1.6.
 
@@ -343,9 +339,7 @@ def legal_plays(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: Trick
     cards = trick.cards
     if len(cards) > 3:
         raise TrickError(f"the trick is complete: {' '.join(str(c) for c in cards)}")
-    result = _new_cardset(CardSet)
-    _set_cardset_mask(result, legal_mask(rules, trump, hand.mask, trick.leader, cards))
-    return result
+    return cardset_of_mask(legal_mask(rules, trump, hand.mask, trick.leader, cards))
 
 
 # -------------------------------------------------------------------------- the readable ladder
