@@ -1,6 +1,6 @@
 """Announcements (*annonces*): the combinations a hand holds, and the comparison between teams.
 
-rules.md §1.9. A combination is a sequence (*tierce*, *quarte*, *quinte*: cards of one suit
+FFB-K15, PAGAT. A combination is a sequence (*tierce*, *quarte*, *quinte*: cards of one suit
 consecutive in the ruleset's ``cards.sequence_order``) or a *carré* (the four cards of one rank
 whose value in ``announcements.values.carre`` is above 0). Every value comes from the ruleset;
 nothing here knows a point value.
@@ -316,7 +316,7 @@ def _sign(value: int) -> int:
 def compare_combinations(rules: Ruleset, trump: Suit | Trump, a: Combination, b: Combination) -> int:
     """Compare two combinations: 1 if ``a`` is stronger, -1 if ``b`` is, 0 if they are equal.
 
-    rules.md §1.9 step 2: higher point value first. Between a carré and a sequence of equal value
+    Higher point value first (FFB-K15, PAGAT, PARLETT). Between a carré and a sequence of equal value
     the carré wins when ``announcements.carre_beats_equal_sequence`` is true; otherwise both are
     compared like sequences (height in ``cards.sequence_order``, then a sequence in trumps wins).
     Between sequences: the longer, then the higher top card in ``cards.sequence_order``, then the
@@ -350,7 +350,7 @@ def _best_of(rules: Ruleset, trump: Suit | Trump, declarations: list[Declaration
 def best_team(rules: Ruleset, trump: Suit | Trump, declarations: Sequence[Declaration], eldest: Seat) -> Team | None:
     """The team whose best combination beats the other team's best, or ``None``.
 
-    rules.md §1.9 step 2; see :func:`compare_combinations`. A team with no declaration cannot
+    FFB-K15, PAGAT, PARLETT; see :func:`compare_combinations`. A team with no declaration cannot
     win. When the two bests are equal, ``announcements.final_tie`` decides: ``annul_all`` gives
     ``None`` (nobody scores announcements); ``earlier_declarer`` gives the team whose declaring
     seat comes first in play order from ``eldest`` (eldest, eldest.next, ...). Returns ``None``
@@ -388,7 +388,7 @@ def announcement_points(
 ) -> dict[Team, int]:
     """Announcement points of each team: ``{Team.NS: ..., Team.EW: ...}``.
 
-    rules.md §1.9 step 3: only the team chosen by :func:`best_team` scores, and it scores all its
+    FFB-K15, PAGAT, seed 001: only the team chosen by :func:`best_team` scores, and it scores all its
     combinations, both partners', including ones lower than the other team's best; the other team
     scores 0. Both score 0 when nobody wins. When ``announcements.enabled`` is false both score 0;
     callers should reject non-empty ``declarations`` in that case (code ``bad_announcement``).

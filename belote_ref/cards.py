@@ -1,4 +1,4 @@
-"""Cards, sets of cards, seats and teams, and the notation of ARCHITECTURE.md.
+"""Cards, sets of cards, seats and teams, and their notation (docs/protocol.md).
 
 A card is a small int, ``suit * 8 + rank``, with ranks in natural order
 ``7 8 9 T J Q K A`` (0..7) and suits ``S H D C`` (0..3). A set of cards is a

@@ -374,7 +374,7 @@ class DealState:
         self.hands = [full[seat].mask for seat in SEATS]
         if self.rules["announcements.carre_of_sevens"] == "redeal" and any(
                 hand & _SEVENS == _SEVENS for hand in self.hands):
-            # A misdeal-like void deal: the same dealer deals again (rules.md §1.14).
+            # A misdeal-like void deal: the same dealer deals again, as after a misdeal (FFB-K15, PAGAT).
             self.phase = Phase.REDEAL
             return
         self.phase = Phase.PLAY

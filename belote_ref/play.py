@@ -2,7 +2,7 @@
 
 Pure functions driven only by the compiled :class:`~belote_ref.rules.Ruleset`.
 
-The legal plays follow the obligation ladder R0-R5 of ``rules.md`` §1.6, switched by the five
+The legal plays follow the obligation ladder R0-R5 of FFB-B16 §5.2, switched by the five
 ``play.*`` registry parameters. :func:`legal_plays` is the public entry point;
 :func:`legal_mask` is the same computation on int masks for simulations, and
 :func:`explain_illegal` says which rule forbids a card.
@@ -103,7 +103,7 @@ def trick_points(rules: Ruleset, trump: Suit | Trump, cards: Iterable[int]) -> i
 
 # ------------------------------------------------------------------------------- legal plays
 #
-# Two implementations of one ladder (rules.md §1.6):
+# Two implementations of one ladder (FFB-B16 §5.2, with the registry's ``play.*`` variants):
 #
 # - ``legal_mask``: the fast path, on int masks with per-ruleset tables compiled once;
 # - ``_ladder``: the readable reference, used by ``explain_illegal`` to name the rung and the
@@ -310,7 +310,7 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
 
 
 def legal_plays(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: Trick) -> CardSet:
-    """The cards of ``hand`` that may be played to ``trick``, by the ladder of ``rules.md`` §1.6.
+    """The cards of ``hand`` that may be played to ``trick``, by the ladder of FFB-B16 §5.2.
 
     The first rung whose condition holds decides:
 
@@ -347,7 +347,7 @@ def legal_plays(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: Trick
 
 @dataclass(frozen=True, slots=True)
 class _Position:
-    """The sets of rules.md §1.6 for one player about to play to a non-empty trick."""
+    """The sets the ladder reads, for one player about to play to a non-empty trick."""
 
     trump: int
     led: int
@@ -388,7 +388,7 @@ class _Position:
 
 
 def _ladder(policy: _PlayPolicy, p: _Position) -> tuple[int, str]:
-    """The legal mask and the rung that decided it (``"R1.over"`` ...): rules.md §1.6, verbatim."""
+    """The legal mask and the rung that decided it (``"R1.over"`` ...): the rungs as :func:`legal_plays` lists them."""
     if p.led == p.trump:
         if not p.same:
             return p.hand, "R1.void"

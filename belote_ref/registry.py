@@ -122,7 +122,15 @@ class Registry:
     version: int
     parameters: Mapping[str, Parameter]
     sources: Mapping[str, Mapping[str, str]]
-    pack_points: int = 152
+
+    @property
+    def pack_points(self) -> int:
+        """The card points of the pack (152): the trump suit's plus three plain suits', by the
+        registry's default tables ``cards.trump_points`` and ``cards.plain_points``. Every ruleset's
+        tables, and the four suits of ``sans_atout.card_points``, must total it."""
+        trump_suit = sum(self.parameters["cards.trump_points"].default.values())
+        plain_suit = sum(self.parameters["cards.plain_points"].default.values())
+        return int(trump_suit + 3 * plain_suit)
 
     def __getitem__(self, parameter_id: str) -> Parameter:
         return self.parameters[parameter_id]

@@ -11,7 +11,8 @@
     result.deal_score                                      # {Team.NS: 92, Team.EW: 90}
     result.to_json()                                       # the protocol's ``score`` result
 
-:func:`score_deal` follows rules.md §1.7, §1.8, §1.10 and §1.11, driven only by the compiled
+:func:`score_deal` follows FFB-B16 §7, §9.2 and §10 and the sources the registry cites for each
+``scoring.*`` and ``belote.*`` value, driven only by the compiled
 :class:`~belote_ref.rules.Ruleset`: every number (the 162 of a deal, 82, 92, 250, 252, 160) is
 read from ``rules[...]`` or derived from the point tables, never written in this module, and no
 branch looks at a ruleset id.
@@ -461,7 +462,7 @@ def score_deal(
 
     The steps, each driven by the parameters named:
 
-    1. **Card points** (rules.md §1.2, §1.7): each trick's points (``rules.points[trump]``) go to
+    1. **Card points** (FFB-B16, PAGAT, seeds 000 and 001; capot FFB-B16 §9.2): each trick's points (``rules.points[trump]``) go to
        its winner's team, and ``scoring.last_trick_bonus`` to the winner of trick 8. A team that
        wins all 8 tricks makes **capot** (``scoring.capot.mode``): ``raised_last_trick`` replaces
        the bonus by ``scoring.capot.last_trick_bonus`` (152 + 100 = 252); ``flat`` gives the
@@ -638,7 +639,7 @@ def _contract(
     bel: dict[Team, int],
     ann: dict[Team, int],
 ) -> Contract:
-    """Decide the contract (rules.md §1.10 "Contract test") and add a 0-point line saying why.
+    """Decide the contract (FFB-B16 §10.1, ``scoring.contract.*``) and add a 0-point line saying why.
 
     A capot decides alone: the sweeping side wins the deal. Otherwise ``scoring.contract.test``
     decides; the belote counted is ``bel`` filtered by ``scoring.contract.count_belote``, the
@@ -756,7 +757,7 @@ class _Context:
 def _score_made(ctx: _Context) -> None:
     """Made, no capot: each team scores its own total, cards + own announcements + own belote.
 
-    rules.md §1.10 "Success: each team scores its own total" (FFB-B16 §10.2; Pagat; seed 003
+    Each team scores its own total (FFB-B16 §10.2; PAGAT; seed 003
     "les deux équipes marquent respectivement leur total de points").
     """
     ctx.total(ctx.takers)
@@ -797,8 +798,8 @@ def _score_capot_by_takers(ctx: _Context) -> None:
 def _chute_announcements(ctx: _Context, *, takers_lost_by_capot: bool) -> None:
     """The defenders' announcement lines on a chute (``scoring.chute.announcements``).
 
-    ``all_to_defenders`` gives them both teams' validated announcements (rules.md §1.10 "every
-    validated announcement of both sides"; seed 001 "tous leurs points de cette manche (y compris
+    ``all_to_defenders`` gives them both teams' validated announcements (FFB-WEB;
+    seed 001 "tous leurs points de cette manche (y compris
     leurs annonces) sont attribués à l'équipe adverse"); ``defenders_own_only`` only their own.
     ``takers_lost_by_capot`` marks a takers' capot under ``scoring.capot.loser_announcements:
     void``: the swept takers' announcements are lost instead.
@@ -846,7 +847,7 @@ def _score_down(ctx: _Context) -> None:
     """Down (chute, *dedans*), no capot.
 
     The takers score 0, plus their belote if ``belote.on_chute`` is ``kept_by_holder``. The
-    defenders score ``scoring.chute.base`` (rules.md §1.10 "the base 162"; seed 003 "Leurs
+    defenders score ``scoring.chute.base`` (FFB-B16 §10.2; seed 003 "Leurs
     adversaires marquent 162 points de chute") + the announcements of
     ``scoring.chute.announcements`` + their own belote + the takers' belote when
     ``belote.on_chute`` is ``to_defenders``.
@@ -888,7 +889,7 @@ def _score_capot_by_defenders(ctx: _Context) -> None:
 def _score_litige(ctx: _Context, pot_in: int, final_deal: bool) -> int:
     """Litige (tie with ``on_tie: litige``); returns the pot after this deal.
 
-    rules.md §1.10 "Litige": the defenders score their own total now (cards + own announcements
+    Litige (FFB-B16 §10.1.3): the defenders score their own total now (cards + own announcements
     + own belote); the takers' total (cards + own announcements + own belote) waits in the pot
     for the next played deal, and a second litige adds to it. With ``scoring.litige.belote:
     excluded_kept_by_holder`` the takers' belote is scored by them at once and stays out of the
@@ -916,7 +917,7 @@ def _score_litige(ctx: _Context, pot_in: int, final_deal: bool) -> int:
 
 
 def _round(rules: Ruleset, sheet: _Sheet, takers: Team, contract: Contract, capot: Team | None, final_deal: bool) -> None:
-    """Round each team's deal score (rules.md §1.11, ``scoring.rounding.mode``).
+    """Round each team's deal score (FFB-B16 §10.3 and the other sources of ``scoring.rounding.mode``).
 
     ``nearest_10_half_up`` 84 -> 80, 85 -> 90; ``nearest_10_six_up`` 85 -> 80, 86 -> 90;
     ``nearest_5`` 82 -> 80, 83 -> 85; ``complement_160`` on a made deal without capot rounds the

@@ -2,8 +2,8 @@
 
 Run ``python benchmarks/engine.py [--quick] [--runs K] [--seed N] [--cpu C]`` from the repository
 root. Each figure is the median over ``--runs`` runs, on one core: the process is pinned to one
-CPU when the platform allows it (``--cpu``, default the last CPU it may use). The targets are
-those of engine_style.md §7:
+CPU when the platform allows it (``--cpu``, default the last CPU it may use). The targets are the
+project's:
 
 - ``legal_plays`` and ``legal_mask`` calls/s (>= 1,000,000): positions are pre-generated from a
   seeded :class:`random.Random`: a random deal of the 32 cards, a random trick of 0 to 3 cards
@@ -18,7 +18,7 @@ those of engine_style.md §7:
   scored, the recorded result compared). The parsing alone is timed too, to show its share.
 
 The ratio replay / random deal is printed too: it cancels most of the machine's speed and noise
-(the prototype of engine_style.md §7 had about 2.3).
+(a first prototype of the engine had about 2.3).
 
 Contracts (``classic-sa-ta``): random complete deals/s with the auction fixed to one contract: a
 suit taken in round one (eldest takes the turned card), a suit named in round two (four passes,

@@ -1,13 +1,12 @@
 """Announcements: combinations in a hand, their check, and the comparison between teams (rules.md §1.9).
 
 Every test is decorated with ``@cites(source, quote)``: the quote is the rule text it checks,
-copied verbatim (up to line breaks) from rules.md §1.9, seed page 001 or the registry; ``test_citations_are_verbatim`` checks
-the quotes against the files when they are present.
+copied verbatim (up to line breaks) from rules.md §1.9, seed page 001 (both in rules/sources/) or the registry;
+``test_citations_are_verbatim`` checks the quotes against the files.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -406,15 +405,14 @@ def test_combinations_are_valid_and_disjoint_when_reuse_is_forbidden(rules: Rule
 
 
 def _reference_files() -> dict[str, Path]:
-    root = Path(os.environ.get("BELOTE_REF_SHARED", "/work/shared"))
-    return {RULES_MD: root / "references" / "rules.md", SEED_001: root / "seeds" / SEED_001}
+    root = Path(__file__).parent.parent
+    sources = root / "rules" / "sources"
+    return {RULES_MD: sources / RULES_MD, SEED_001: sources / SEED_001, REGISTRY: root / REGISTRY}
 
 
 def test_citations_are_verbatim() -> None:
     files = _reference_files()
-    if not all(path.is_file() for path in files.values()):
-        pytest.skip("reference texts not available")
-    files[REGISTRY] = Path(__file__).parent.parent / REGISTRY
+    assert CITED, "no quote was recorded"
     texts = {name: " ".join(path.read_text(encoding="utf-8").split()) for name, path in files.items()}
     for source, quote in CITED:
         assert " ".join(quote.split()) in texts[source], f"not found in {source}: {quote!r}"

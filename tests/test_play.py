@@ -4,8 +4,8 @@ Positions are written as: trump suit, hand of the seat to play, leader and cards
 so far. Play order is N -> E -> S -> W, partners are N-S and E-W. Classic orders: trumps
 J 9 A T K Q 8 7, plain suits A T K Q J 9 8 7.
 
-Quotes: "rules.md" is /work/shared/references/rules.md §1.6; seeds 000, 001 and 003 are the seed
-pages in /work/shared/seeds/; "registry" is the parameter text of rules/registry.yaml.
+Quotes: "rules.md" is rules/sources/rules.md §1.6; seeds 000, 001 and 003 are the seed
+pages in rules/sources/; "registry" is the parameter text of rules/registry.yaml.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Random-simulation properties (OpenSpiel ``random_sim_test``, engine_style.md §6.9).
+"""Random-simulation properties (as OpenSpiel's ``random_sim_test``).
 
 Hypothesis draws a seed; :func:`belote_ref.simulate.random_deal` plays a whole random deal from it
 under every shipped ruleset (and a few variants that switch on parameter values no shipped
