@@ -72,8 +72,8 @@ class Match:
                               announcements=announcements, pot=self.pot, final_deal=final)
 
         counted = self.deals_counted + 1
-        if self.rules["game.end"] == "deals":
-            result = score(counted >= self.rules["game.deal_limit"])
+        if self.rules.game.end == "deals":
+            result = score(counted >= self.rules.game.deal_limit)
             ended, winner = self._outcome(result, taker, counted)
         else:
             # The deal is final when, scored as the final deal, it ends the match.
@@ -98,37 +98,37 @@ class Match:
         Raises :class:`~belote_ref.errors.MatchOverError` when the match is over."""
         if self.ended:
             raise MatchOverError("the match is over")
-        if self.rules["game.count_passed_deals"]:
+        if self.rules.game.count_passed_deals:
             self.deals_counted += 1
-            if self.rules["game.end"] == "deals" and self.deals_counted >= self.rules["game.deal_limit"]:
+            if self.rules.game.end == "deals" and self.deals_counted >= self.rules.game.deal_limit:
                 self.ended, self.winner = self._by_totals(self.totals)
 
     def _by_totals(self, totals: dict[Team, int]) -> tuple[bool, Team | None]:
         if totals[Team.NS] != totals[Team.EW]:
             return True, max(_TEAMS, key=lambda team: totals[team])
-        if self.rules["game.exact_tie"] == "draw":
+        if self.rules.game.exact_tie == "draw":
             return True, None
         return False, None
 
     def _outcome(self, result: DealScore, taker: Seat, counted: int) -> tuple[bool, Team | None]:
         """Whether the match ends after ``result`` is added, and who wins (None: a draw)."""
         totals = {team: self.totals[team] + result.deal_score[team] for team in _TEAMS}
-        if self.rules["game.end"] == "deals":
-            if counted < self.rules["game.deal_limit"]:
+        if self.rules.game.end == "deals":
+            if counted < self.rules.game.deal_limit:
                 return False, None
             return self._by_totals(totals)
-        target = self.rules["game.target_points"]
-        if self.rules["game.win_when"] == "reach":
+        target = self.rules.game.target_points
+        if self.rules.game.win_when == "reach":
             reached = [team for team in _TEAMS if totals[team] >= target]
         else:
             reached = [team for team in _TEAMS if totals[team] > target]
-        if self.rules["game.no_win_on_capot_with_belote"] and result.capot is not None:
+        if self.rules.game.no_win_on_capot_with_belote and result.capot is not None:
             reached = [team for team in reached if team is result.capot]
         if not reached:
             return False, None
         if len(reached) == 1:
             return True, reached[0]
-        rule = self.rules["game.simultaneous_finish"]
+        rule = self.rules.game.simultaneous_finish
         if rule == "draw":
             return True, None
         if rule == "last_taker":

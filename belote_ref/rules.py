@@ -42,6 +42,7 @@ from belote_ref.cards import RANK_LETTERS, Rank, Suit, Trump
 from belote_ref.errors import Diagnostic, RulesetError, UnknownRulesetError
 from belote_ref.registry import Registry, load_registry, ruleset_schema
 from belote_ref.resources import data_dir
+from belote_ref.ruleview import RuleAreas, RuleView, view_of
 from belote_ref.yamlsource import KeyPath, Located, format_path, read_yaml
 
 __all__ = ["Ruleset", "find_ruleset", "load_ruleset", "shipped_rulesets"]
@@ -51,10 +52,12 @@ _BELOTE_SUITS: dict[str, tuple[Suit, ...]] = {"none": (), "each_suit": tuple(Sui
 
 
 @dataclass(frozen=True, eq=False)
-class Ruleset:
+class Ruleset(RuleAreas):
     """A resolved, validated ruleset compiled into lookup tables. Frozen and hashable.
 
-    ``ruleset["play.undertrump_partner"]`` reads a resolved parameter value. The tables are
+    ``ruleset.play.undertrump_partner`` reads a resolved parameter value with its precise type
+    (the typed view of :mod:`belote_ref.ruleview`, generated from the registry: ``ruleset.view``);
+    ``ruleset["play.undertrump_partner"]`` reads it by its dotted id, untyped. The tables are
     indexed by the contract's trump (:class:`~belote_ref.cards.Trump`: the suits 0 to 3, then
     ``SA`` 4 and ``TA`` 5) then, for the card tables, by card index (``suit * 8 + rank``):
 
@@ -87,6 +90,7 @@ class Ruleset:
     carres: tuple[tuple[int, ...], ...] = field(repr=False)
     belote_suits: tuple[tuple[Suit, ...], ...] = field(repr=False)
     trumps: frozenset[Trump] = field(repr=False)
+    view: RuleView = field(repr=False)
     _key: str = field(repr=False)
     overrides: frozenset[str] = field(default=frozenset(), repr=False)
 
@@ -211,6 +215,7 @@ def _compile(
         carres=carres,
         belote_suits=belote_suits,
         trumps=frozenset(allowed),
+        view=view_of(params),
         _key=key,
         overrides=overrides,
     )

@@ -113,7 +113,7 @@ def _declare(state: DealState, rng: random.Random) -> None:
                 if rng.random() < BELOTE_PROBABILITY:
                     state.declare_belote(seat, suit if several else None)
                 break
-    if state.rules["announcements.enabled"]:
+    if state.rules.announcements.enabled:
         rules = state.rules
         eldest = state.dealer.next
         for offset in range(4):
