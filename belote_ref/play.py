@@ -26,10 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Final
 
 from belote_ref.cards import CARDS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump, cardset_of_mask
 from belote_ref.errors import InternalError, TrickError
+from belote_ref.playtables import RULE_TA_MUST_HEAD, trump_mask
+from belote_ref.playtables import PlayPolicy as _PlayPolicy
 from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset
 
@@ -125,112 +127,9 @@ RULE_MUST_TRUMP: Final = "play.must_trump"
 """Base rule: void in the led suit, play a trump when you hold one (couper)."""
 RULE_MUST_OVERTRUMP: Final = "play.must_overtrump"
 """Base rule: play a trump higher than the best trump on the table when you hold one (monter, surcouper)."""
-RULE_TA_MUST_HEAD: Final = "tout_atout.must_head"
-"""At tout-atout: beat the best card of the suit led when you can (the registry parameter)."""
+# RULE_TA_MUST_HEAD (from belote_ref.playtables): at tout-atout, beat the best card of the suit led.
 RULE_TA_PARTNER_RELIEF: Final = "tout_atout.partner_relief"
 """At tout-atout: the heading obligation also holds over the partner (the registry parameter)."""
-
-#: The trumps a contract can have, as table indices: the four suits, then SA and TA.
-_CONTRACTS: Final = range(6)
-
-
-def _trump_mask(trump: int) -> int:
-    """The cards that are trumps over the other suits: the trump suit, none at SA and TA."""
-    return 0xFF << (8 * trump) if trump < 4 else 0
-
-# undertrump_partner modes in the compiled tables
-_UP_ALLOWED: Final = 0
-_UP_ALL_TRUMPS: Final = 1
-_UP_FORCED: Final = 2
-_UP_MODES: Final = {"allowed": _UP_ALLOWED, "only_if_hand_is_all_trumps": _UP_ALL_TRUMPS, "only_if_forced": _UP_FORCED}
-
-# Per-ruleset compiled tables, keyed by ``id(rules)``. Each entry holds a strong reference to its
-# ruleset (last item), so an id cannot be reused by another object while its entry exists.
-_FAST: dict[int, Any] = {}
-_FAST_LIMIT: Final = 256
-
-_PerTrump = tuple[
-    tuple[tuple[int, ...], ...],  # eff[led][card]: strength if trump or of the led suit, else -1
-    tuple[int, ...],  # above[card]: mask of the cards of the same suit that beat card
-    int,  # mask of the trump suit (0 at SA and TA)
-    bool,  # heading a suit led: play.must_head_plain_suit (tout_atout.must_head at TA)
-    bool,  # heading is waived while the partner wins (tout_atout.partner_relief at TA, else true)
-    bool,  # play.partner_master_exception
-    bool,  # play.trump_lead_overtrump == except_partner_winning
-    bool,  # play.undertrump_over_opponent == optional
-    int,  # play.undertrump_partner mode (_UP_*)
-]
-
-
-@dataclass(frozen=True, slots=True)
-class _PlayPolicy:
-    """The five ``play.*`` parameter values and the two tout-atout ones, as the readable ladder reads them."""
-
-    partner_master_exception: bool
-    trump_lead_overtrump: str
-    undertrump_over_opponent: str
-    undertrump_partner: str
-    must_head_plain_suit: bool
-    ta_must_head: bool = True
-    ta_partner_relief: bool = False
-
-    @classmethod
-    def of(cls, rules: Ruleset) -> _PlayPolicy:
-        return cls(
-            partner_master_exception=bool(rules["play.partner_master_exception"]),
-            trump_lead_overtrump=rules["play.trump_lead_overtrump"],
-            undertrump_over_opponent=rules["play.undertrump_over_opponent"],
-            undertrump_partner=rules["play.undertrump_partner"],
-            must_head_plain_suit=bool(rules["play.must_head_plain_suit"]),
-            ta_must_head=bool(rules["tout_atout.must_head"]),
-            ta_partner_relief=bool(rules["tout_atout.partner_relief"]),
-        )
-
-    def value(self, parameter_id: str) -> object:
-        return getattr(self, parameter_id.partition(".")[2])
-
-    def heading(self, trump: int) -> tuple[bool, bool, str]:
-        """(must head the suit led, waived while the partner wins, the rule) under ``trump``."""
-        if trump == Trump.TA:
-            return self.ta_must_head, self.ta_partner_relief, RULE_TA_MUST_HEAD
-        return self.must_head_plain_suit, True, "play.must_head_plain_suit"
-
-
-def _above_table(strength: tuple[int, ...]) -> tuple[int, ...]:
-    """``above[card]``: mask of the cards of ``card``'s suit whose strength is higher."""
-    table = []
-    for card in range(32):
-        suit = card >> 3
-        mask = 0
-        for other in range(suit * 8, suit * 8 + 8):
-            if strength[other] > strength[card]:
-                mask |= 1 << other
-        table.append(mask)
-    return tuple(table)
-
-
-def _compile_fast(rules: Ruleset) -> tuple[object, ...]:
-    """Compile (once per ruleset object) the tables and flags that :func:`legal_mask` reads."""
-    policy = _PlayPolicy.of(rules)
-    flags = (
-        policy.partner_master_exception,
-        policy.trump_lead_overtrump == "except_partner_winning",
-        policy.undertrump_over_opponent == "optional",
-        _UP_MODES[policy.undertrump_partner],
-    )
-    per_trump: list[_PerTrump] = []
-    for trump in _CONTRACTS:
-        strength = rules.strength[trump]
-        eff = tuple(
-            tuple(strength[card] if card >> 3 in (trump, led) else -1 for card in range(32)) for led in range(4)
-        )
-        head, relief, _ = policy.heading(trump)
-        per_trump.append((eff, _above_table(strength), _trump_mask(trump), head, relief, *flags))
-    entry = (*per_trump, rules)
-    if len(_FAST) >= _FAST_LIMIT:
-        _FAST.clear()
-    _FAST[id(rules)] = entry
-    return entry
 
 
 def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: tuple[int, ...]) -> int:
@@ -252,10 +151,7 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
     n = len(cards)
     if not n:
         return hand_mask
-    entry: Any = _FAST.get(id(rules))
-    if entry is None:
-        entry = _compile_fast(rules)
-    effs, above, tmask, head, relief, pme, tlo_relaxed, opp_optional, up_mode = entry[trump]
+    effs, above, tmask, head, relief, pme, tlo_relaxed, opp_optional, up_mode = rules.play_tables.per_trump[trump]
     w = cards[0]
     led = w >> 3
     eff = effs[led]
@@ -367,8 +263,8 @@ class _Position:
         index = _winning_index(strength, cards)  # type: ignore[arg-type]
         winner = cards[index]
         led = cards[0] >> 3
-        tmask = _trump_mask(trump)
-        above = _above_table(strength)[winner]
+        tmask = trump_mask(trump)
+        above = rules.play_tables.above[trump][winner]
         winner_is_trump = bool(tmask >> winner & 1)
         same = hand_mask & (0xFF << (8 * led))
         trumps = hand_mask & tmask
@@ -499,7 +395,7 @@ def explain_illegal(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: T
     if allowed_mask >> card & 1:
         return None
     position = _Position.of(rules, int(trump), hand_mask, cards)
-    policy = _PlayPolicy.of(rules)
+    policy = rules.play_tables.policy
     mask, rung = _ladder(policy, position)
     if mask != allowed_mask:
         raise InternalError(f"ladder {rung} disagrees with legal_mask: {_fmt(mask)} != {_fmt(allowed_mask)}")

@@ -31,7 +31,7 @@ import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -40,6 +40,7 @@ import jsonschema
 
 from belote_ref.cards import RANK_LETTERS, Rank, Suit, Trump
 from belote_ref.errors import Diagnostic, RulesetError, UnknownRulesetError
+from belote_ref.playtables import PlayTables, compile_play_tables
 from belote_ref.registry import Registry, load_registry, ruleset_schema
 from belote_ref.resources import data_dir
 from belote_ref.ruleview import RuleAreas, RuleView, view_of
@@ -97,6 +98,11 @@ class Ruleset(RuleAreas):
     def __getitem__(self, parameter_id: str) -> Any:
         """The resolved value of a registry parameter; raises ``KeyError`` for an unknown id."""
         return self.params[parameter_id]
+
+    @cached_property
+    def play_tables(self) -> PlayTables:
+        """The tables of the legal plays (:mod:`belote_ref.playtables`), compiled on first use."""
+        return compile_play_tables(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Ruleset) and other._key == self._key
