@@ -7,8 +7,10 @@ nothing here knows a point value.
 
 >>> from belote_ref import CardSet, Suit, find_ruleset
 >>> rules = find_ruleset("classic-annonces")
->>> [c.to_json() for c in combinations(rules, Suit.H, CardSet.parse("7C 8C 9C JS JH JD JC AH"))]
-[{'kind': 'carre', 'cards': ['JS', 'JH', 'JD', 'JC'], 'points': 200}, {'kind': 'tierce', 'cards': ['7C', '8C', '9C'], 'points': 20}]
+>>> for combination in combinations(rules, Suit.H, CardSet.parse("7C 8C 9C JS JH JD JC AH")):
+...     print(combination.to_json())
+{'kind': 'carre', 'cards': ['JS', 'JH', 'JD', 'JC'], 'points': 200}
+{'kind': 'tierce', 'cards': ['7C', '8C', '9C'], 'points': 20}
 
 Choices of belote-ref where the sources are silent (each documented where it is made):
 
@@ -135,17 +137,24 @@ class Declaration:
             raise NotationError(f"announcement: 'seat' must be one of N E S W; found {seat_token!r}")
         seat = Seat.parse(seat_token)
         if not isinstance(kind, str):
-            raise BeloteRefError(f"announcement of {seat.name}: 'kind' must be a string; found {kind!r}", code="bad_announcement")
+            raise BeloteRefError(
+                f"announcement of {seat.name}: 'kind' must be a string; found {kind!r}", code="bad_announcement"
+            )
         if not isinstance(tokens, list):
-            raise BeloteRefError(f"announcement of {seat.name}: 'cards' must be a list of card tokens", code="bad_announcement")
+            raise BeloteRefError(
+                f"announcement of {seat.name}: 'cards' must be a list of card tokens", code="bad_announcement"
+            )
         cards = CardSet.parse(tokens)
         if len(cards) != len(tokens):
-            raise BeloteRefError(f"announcement of {seat.name}: a card is listed twice in {tokens}", code="bad_announcement")
+            raise BeloteRefError(
+                f"announcement of {seat.name}: a card is listed twice in {tokens}", code="bad_announcement"
+            )
         combination = make_combination(rules, trump, kind, cards)
         points = data.get("points")
         if points is not None and points != combination.points:
             raise BeloteRefError(
-                f"announcement of {seat.name}: {combination.kind} {cards} is worth {combination.points}, not {points!r}",
+                f"announcement of {seat.name}: {combination.kind} {cards} is worth {combination.points}, "
+                f"not {points!r}",
                 code="bad_announcement",
             )
         return cls(seat, combination)
@@ -291,7 +300,9 @@ def make_combination(rules: Ruleset, trump: Suit | Trump, kind: str, cards: Card
         return Combination(CARRE, cards, value, rank)
     length = SEQUENCE_KINDS.index(kind) + _MIN_RUN
     if len(cards) != length:
-        raise BeloteRefError(f"a {kind} is {length} cards in sequence; got {len(cards)} ({shown})", code="bad_announcement")
+        raise BeloteRefError(
+            f"a {kind} is {length} cards in sequence; got {len(cards)} ({shown})", code="bad_announcement"
+        )
     suits = {card.suit for card in cards}
     if len(suits) != 1:
         raise BeloteRefError(f"a {kind} is {length} cards of one suit; got {shown}", code="bad_announcement")

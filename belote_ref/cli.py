@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from belote_ref import __version__
-
 from belote_ref.cards import Seat, Team
 from belote_ref.errors import BeloteRefError, RulesetError
 from belote_ref.registry import load_registry, ruleset_schema
@@ -488,7 +487,9 @@ def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
     from belote_ref.conformance.fuzz import FuzzOptions
     from belote_ref.conformance.fuzz_report import run_from_cli
 
-    rulesets = tuple((r.id, dict(r.params)) for r in (resolve_ruleset(ref, _search_path(args)) for ref in args.ruleset or ()))
+    rulesets = tuple(
+        (r.id, dict(r.params)) for r in (resolve_ruleset(ref, _search_path(args)) for ref in args.ruleset or ())
+    )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     options = FuzzOptions(impl=args.impl, rulesets=rulesets, kinds=tuple(args.kind or ()),
                           budget=None if args.time else (args.budget or 2000), seconds=args.time, seed=seed,
@@ -531,7 +532,7 @@ def _print_report(lines: list[dict[str, Any]]) -> None:
 
 
 def _run_status(lines: list[dict[str, Any]]) -> int:
-    footer = lines[-1] if lines and lines[-1].get("type") == "footer" else {"ok": False}
+    footer: dict[str, Any] = lines[-1] if lines and lines[-1].get("type") == "footer" else {"ok": False}
     sent = sum(count for outcome, count in (footer.get("counts") or {}).items() if outcome != "n/a")
     if footer.get("ok") and not sent:
         print("no case was sent: the adapter's hello claims none of them (see the reasons above)", file=sys.stderr)
@@ -663,7 +664,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("files", nargs="+", metavar="FILE",
                         help="a .jsonl file (one record per line), a YAML/JSON file, or - for JSON Lines on "
                              "standard input")
-    replay.add_argument("--show", action="store_true", help="print every deal trick by trick (default: only a single deal)")
+    replay.add_argument(
+        "--show", action="store_true", help="print every deal trick by trick (default: only a single deal)"
+    )
     replay.set_defaults(handler=cmd_replay)
     conformance = commands.add_parser("conformance", help="the fixture corpus: lint, coverage, list, dump")
     conformance_commands = conformance.add_subparsers(dest="conformance_command", required=True, metavar="SUBCOMMAND")
@@ -677,7 +680,9 @@ def build_parser() -> argparse.ArgumentParser:
     list_parser = conformance_commands.add_parser("list", help="the cases that apply to a ruleset")
     list_parser.add_argument("--ruleset", required=True, metavar="ID|PATH")
     list_parser.set_defaults(handler=cmd_conformance_list)
-    dump_parser = conformance_commands.add_parser("dump", help="the applicable cases as JSON lines, expectations included")
+    dump_parser = conformance_commands.add_parser(
+        "dump", help="the applicable cases as JSON lines, expectations included"
+    )
     dump_parser.add_argument("--ruleset", required=True, metavar="ID|PATH")
     dump_parser.add_argument("--format", choices=["jsonl"], default="jsonl")
     dump_parser.set_defaults(handler=cmd_conformance_dump)
@@ -728,7 +733,9 @@ def build_parser() -> argparse.ArgumentParser:
     summary.add_argument("report", metavar="REPORT")
     summary.add_argument("--baseline", metavar="FILE")
     summary.set_defaults(handler=cmd_conformance_summary)
-    smoke_parser = conformance_commands.add_parser("smoke", help="hello and three simple cases; explain the first mistake")
+    smoke_parser = conformance_commands.add_parser(
+        "smoke", help="hello and three simple cases; explain the first mistake"
+    )
     smoke_parser.add_argument("--impl", required=True, metavar="CMD")
     smoke_parser.add_argument("--timeout", type=_seconds, default=10.0, metavar="S")
     smoke_parser.set_defaults(handler=cmd_conformance_smoke)
@@ -745,15 +752,29 @@ def build_parser() -> argparse.ArgumentParser:
     docs_commands = docs.add_subparsers(dest="docs_command", required=True, metavar="SUBCOMMAND")
     docs_build = docs_commands.add_parser("build", help="generate the pages and build the site (strict)")
     docs_build.add_argument("--out", default="site", metavar="DIR", help="where to write the site (default: site/)")
-    docs_build.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml, else the package's)")
+    docs_build.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml, else the package's)",
+    )
     docs_build.add_argument("--verbose", action="store_true", help="show MkDocs' progress messages")
-    docs_build.add_argument("--ruleset", action="append", metavar="FILE",
-                            help="repeatable: a house-rule file to publish beside the shipped rulesets (its page and rule sheet)")
+    docs_build.add_argument(
+        "--ruleset",
+        action="append",
+        metavar="FILE",
+        help="repeatable: a house-rule file to publish beside the shipped rulesets (its page and rule sheet)",
+    )
     docs_build.set_defaults(handler=cmd_docs_build)
     docs_serve = docs_commands.add_parser("serve", help="generate the pages and run mkdocs serve on them")
-    docs_serve.add_argument("--config", metavar="FILE", help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml, else the package's)")
+    docs_serve.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml, else the package's)",
+    )
     docs_serve.add_argument("--dev-addr", metavar="HOST:PORT", help="address to serve on (default 127.0.0.1:8000)")
-    docs_serve.add_argument("--ruleset", action="append", metavar="FILE", help="repeatable: a house-rule file to publish")
+    docs_serve.add_argument(
+        "--ruleset", action="append", metavar="FILE", help="repeatable: a house-rule file to publish"
+    )
     docs_serve.set_defaults(handler=cmd_docs_serve)
     return parser
 
@@ -781,7 +802,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except Exception as error:  # noqa: BLE001 - the CLI must never show a bare traceback
+    except Exception as error:
         if args.debug:
             raise
         print(f"internal error, please report it (rerun with --debug for details): {type(error).__name__}: {error}",

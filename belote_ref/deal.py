@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from belote_ref.announcements import Declaration
-from belote_ref.cards import DECK, SUIT_LETTERS, Card, CardSet, SEATS, Seat, Suit, Trump, trump_of
+from belote_ref.cards import DECK, SEATS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump, trump_of
 from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError, InternalError
-from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask, trick_winner
+from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask
 from belote_ref.rules import Ruleset
 from belote_ref.scoring import Belote, DealScore, score_deal
 
@@ -56,8 +56,10 @@ def _check_deck(deck: Sequence[Card]) -> None:
     for card in deck:
         mask |= 1 << card
     if len(deck) != 32 or mask != 0xFFFFFFFF:
-        raise BeloteRefError(f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
-                             code="bad_deck")
+        raise BeloteRefError(
+            f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
+            code="bad_deck",
+        )
 
 
 def _deal_masks(packets: Sequence[int], start: int, deck: Sequence[Card], position: int,
@@ -141,7 +143,10 @@ class AuctionStatus:
     next_dealer: Seat | None = None
 
     def to_json(self) -> dict[str, object]:
-        """The protocol's ``auction`` result. Raises :class:`~belote_ref.errors.InternalError` only on a broken invariant (a bug)."""
+        """The protocol's ``auction`` result.
+
+        Raises :class:`~belote_ref.errors.InternalError` only on a broken invariant (a bug).
+        """
         if self.status == "open":
             if self.next is None:
                 raise InternalError("broken invariant: self.next is not None")
@@ -211,8 +216,8 @@ class Auction:
             else:
                 rule = "bidding.calls"
             raise IllegalCallError(
-                f"{status.next.name if status.next is not None else '?'} may not call {token!r} in round {status.round} "
-                f"({rule}); legal: {' '.join(status.legal)}"
+                f"{status.next.name if status.next is not None else '?'} may not call {token!r} "
+                f"in round {status.round} ({rule}); legal: {' '.join(status.legal)}"
             )
         self.calls.append(token)
         self._status = self._compute()
@@ -411,7 +416,9 @@ class DealState:
         hold the cards.
         """
         if not self.rules["announcements.enabled"]:
-            raise BeloteRefError("announcements are not played (announcements.enabled is false)", code="bad_announcement")
+            raise BeloteRefError(
+                "announcements are not played (announcements.enabled is false)", code="bad_announcement"
+            )
         if self.phase is not Phase.PLAY or len(self.plays) >= 4:
             raise BeloteRefError("combinations are declared during the first trick", code="bad_announcement")
         cards = declaration.combination.cards

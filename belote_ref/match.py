@@ -62,7 +62,8 @@ class Match:
         TA; at TA a mapping suit -> seat of the belotes). Returns the deal's
         :class:`~belote_ref.scoring.DealScore`. Raises
         :class:`~belote_ref.errors.MatchOverError` when the match is over, and
-        :class:`~belote_ref.errors.InconsistentDealError` when the deal is inconsistent (see :func:`~belote_ref.scoring.score_deal`).
+        :class:`~belote_ref.errors.InconsistentDealError` when the deal is inconsistent (see
+        :func:`~belote_ref.scoring.score_deal`).
         """
         if self.ended:
             raise MatchOverError("the match is over")

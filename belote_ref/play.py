@@ -391,7 +391,9 @@ def explain_illegal(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: T
     allowed_mask = legal_mask(rules, trump, hand_mask, trick.leader, cards)
     allowed = CardSet(allowed_mask)
     if not hand_mask >> card & 1:
-        return Violation("card_not_in_hand", RULE_CARD_IN_HAND, card, allowed, f"{card} is not in the hand ({_fmt(hand_mask)})")
+        return Violation(
+            "card_not_in_hand", RULE_CARD_IN_HAND, card, allowed, f"{card} is not in the hand ({_fmt(hand_mask)})"
+        )
     if allowed_mask >> card & 1:
         return None
     position = _Position.of(rules, int(trump), hand_mask, cards)

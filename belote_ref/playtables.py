@@ -17,7 +17,15 @@ from belote_ref.cards import Trump
 if TYPE_CHECKING:
     from belote_ref.rules import Ruleset
 
-__all__ = ["RULE_TA_MUST_HEAD", "PerTrump", "PlayPolicy", "PlayTables", "above_table", "compile_play_tables", "trump_mask"]
+__all__ = [
+    "RULE_TA_MUST_HEAD",
+    "PerTrump",
+    "PlayPolicy",
+    "PlayTables",
+    "above_table",
+    "compile_play_tables",
+    "trump_mask",
+]
 
 #: The rule a heading obligation comes from, by contract: the registry parameter ids.
 RULE_MUST_HEAD_PLAIN_SUIT: Final = "play.must_head_plain_suit"

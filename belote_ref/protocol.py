@@ -427,7 +427,7 @@ def answer(message: Any) -> dict[str, Any] | None:
         result = run_case(rules, str(message.get("kind")), message.get("given") or {})
     except BeloteRefError as error:
         return _errored(message, str(error).partition("\n")[0])
-    except Exception as error:  # noqa: BLE001 - the adapter must answer, never die
+    except Exception as error:
         return _errored(message, f"internal error: {type(error).__name__}: {error}")
     reply: dict[str, Any] = {"seq": message["seq"]} if _echoable(message.get("seq")) else {}
     reply["result"] = result

@@ -47,9 +47,9 @@ from typing import IO, Any, Literal
 from belote_ref.announcements import Declaration
 from belote_ref.cards import Card, CardSet, Seat, Suit, parse_card
 from belote_ref.deal import DealState, Phase
-from belote_ref.play import Trick
 from belote_ref.errors import BeloteRefError, InternalError, NotationError
 from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_json_lines
+from belote_ref.play import Trick
 from belote_ref.rules import Ruleset, find_ruleset
 from belote_ref.scoring import Belote
 from belote_ref.yamlsource import KeyPath, Located, read_yaml
@@ -171,7 +171,11 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     if not isinstance(data, dict):
         raise RecordError("a record must be a mapping", location=at())
     ruleset = _require(data, "ruleset", at())
-    if not isinstance(ruleset, dict) or not isinstance(ruleset.get("id"), str) or not isinstance(ruleset.get("version"), int):
+    if (
+        not isinstance(ruleset, dict)
+        or not isinstance(ruleset.get("id"), str)
+        or not isinstance(ruleset.get("version"), int)
+    ):
         raise RecordError("'ruleset' must give both id and version (never defaulted)", location=at("ruleset"))
     try:
         dealer = Seat.parse(_require(data, "dealer", at()))
@@ -211,9 +215,21 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     if not isinstance(pot, int) or pot < 0:
         raise RecordError(f"'pot' must be a whole number >= 0; found {pot!r}", location=at("pot"))
     return DealRecord(
-        ruleset_id=ruleset["id"], ruleset_version=ruleset["version"], dealer=dealer, hands=hands, turned=turned,
-        calls=list(calls), completion=completion, belote=belote, announcements=announcements, plays=plays,
-        pot=pot, leaders=leaders, final_deal=bool(data.get("final_deal", False)), result=data.get("result"), source=source,
+        ruleset_id=ruleset["id"],
+        ruleset_version=ruleset["version"],
+        dealer=dealer,
+        hands=hands,
+        turned=turned,
+        calls=list(calls),
+        completion=completion,
+        belote=belote,
+        announcements=announcements,
+        plays=plays,
+        pot=pot,
+        leaders=leaders,
+        final_deal=bool(data.get("final_deal", False)),
+        result=data.get("result"),
+        source=source,
         base_line=base_line,
     )
 
@@ -538,7 +554,9 @@ def describe(report: ReplayReport) -> str:
     Raises :class:`~belote_ref.errors.InternalError` only on a broken invariant (a bug).
     """
     record, state = report.record, report.state
-    out = [f"ruleset {record.ruleset_id} v{record.ruleset_version}, dealer {record.dealer.name}, turned {record.turned}"]
+    out = [
+        f"ruleset {record.ruleset_id} v{record.ruleset_version}, dealer {record.dealer.name}, turned {record.turned}"
+    ]
     for seat in Seat:
         extra = f" + {record.completion[seat]}" if record.completion else ""
         out.append(f"  {seat.name}: {record.hands[seat]}{extra}")

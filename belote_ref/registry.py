@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonschema
 
-from belote_ref.errors import Diagnostic, InternalError, RulesetError
+from belote_ref.errors import InternalError, RulesetError
 from belote_ref.resources import data_dir
 from belote_ref.yamlsource import read_yaml
 

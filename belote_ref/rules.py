@@ -44,7 +44,7 @@ from belote_ref.playtables import PlayTables, compile_play_tables
 from belote_ref.registry import Registry, load_registry, ruleset_schema
 from belote_ref.resources import data_dir
 from belote_ref.ruleview import RuleAreas, RuleView, view_of
-from belote_ref.yamlsource import KeyPath, Located, format_path, read_yaml
+from belote_ref.yamlsource import KeyPath, Located, read_yaml
 
 __all__ = ["Ruleset", "find_ruleset", "load_ruleset", "shipped_rulesets"]
 
@@ -132,14 +132,18 @@ class Ruleset(RuleAreas):
         unknown = sorted(set(parameters) - set(registry.parameters))
         missing = [pid for pid in registry.parameters if pid not in parameters]
         for pid in unknown:
-            diagnostics.append(Diagnostic(None, None, None, pid, f"unknown parameter{_did_you_mean(pid, registry.parameters)}"))
+            diagnostics.append(
+                Diagnostic(None, None, None, pid, f"unknown parameter{_did_you_mean(pid, registry.parameters)}")
+            )
         for pid in missing:
             diagnostics.append(Diagnostic(None, None, None, pid, "missing parameter"))
         for pid, value in parameters.items():
             if pid in registry.parameters and not registry[pid].allows(value):
                 diagnostics.append(Diagnostic(None, None, None, pid, f"value {value!r} is not allowed"))
         if not diagnostics:
-            diagnostics = _semantic_checks(dict(parameters), registry, lambda pid: Diagnostic(None, None, None, pid, ""))
+            diagnostics = _semantic_checks(
+                dict(parameters), registry, lambda pid: Diagnostic(None, None, None, pid, "")
+            )
         if diagnostics:
             raise RulesetError(diagnostics)
         ordered = {pid: parameters[pid] for pid in registry.parameters}
@@ -365,7 +369,11 @@ def _resolve(path: Path, chain: tuple[Path, ...], text: str | None, search_path:
         missing = [pid for pid in registry.parameters if pid not in own]
         if missing:
             raise RulesetError(
-                [located.diagnostic((), f"a ruleset without 'extends' must set every parameter; missing: {', '.join(missing)}")]
+                [
+                    located.diagnostic(
+                        (), f"a ruleset without 'extends' must set every parameter; missing: {', '.join(missing)}"
+                    )
+                ]
             )
         params, origins = {}, {}
         overrides = frozenset()
@@ -449,7 +457,10 @@ def _normalize_ranks(data: dict[str, Any], registry: Registry) -> None:
         for part in pid.split("."):
             node = node.get(part) if isinstance(node, dict) else None
         if isinstance(node, list):
-            node[:] = [("T" if item == 10 else str(item)) if isinstance(item, int) and not isinstance(item, bool) else item for item in node]
+            node[:] = [
+                ("T" if item == 10 else str(item)) if isinstance(item, int) and not isinstance(item, bool) else item
+                for item in node
+            ]
 
 
 def _semantic_checks(params: dict[str, Any], registry: Registry, locate: Any) -> list[Diagnostic]:
@@ -471,14 +482,21 @@ def _semantic_checks(params: dict[str, Any], registry: Registry, locate: Any) ->
         )
     sans_atout = 4 * sum(params["sans_atout.card_points"].values())
     if sans_atout != registry.pack_points:
-        diagnostics.append(at("sans_atout.card_points", f"the sans-atout points must total {registry.pack_points} for "
-                                                        f"the pack (4 suits); found 4 x {sans_atout // 4} = {sans_atout}"))
+        diagnostics.append(
+            at(
+                "sans_atout.card_points",
+                f"the sans-atout points must total {registry.pack_points} for "
+                f"the pack (4 suits); found 4 x {sans_atout // 4} = {sans_atout}",
+            )
+        )
     if not sum(params["tout_atout.card_points"].values()) + params["scoring.last_trick_bonus"]:
         diagnostics.append(at("tout_atout.card_points", "a tout-atout deal must hold some points to be converted to "
                                                         "tout_atout.scale_to; found none"))
     for index, packet in enumerate(params["deal.first_packets"]):
         if sum(packet) != 5:
-            diagnostics.append(at("deal.first_packets", f"packet {index + 1} {packet} deals {sum(packet)} cards; expected 5"))
+            diagnostics.append(
+                at("deal.first_packets", f"packet {index + 1} {packet} deals {sum(packet)} cards; expected 5")
+            )
     return diagnostics
 
 
@@ -489,7 +507,14 @@ def _did_you_mean(word: str, candidates: Any) -> str:
 
 def _describe(value: Any, quote: bool = True) -> str:
     """What ``value`` is (a string, a list...), followed by the start of its text when ``quote``."""
-    kinds = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a mapping"}
+    kinds = {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a mapping",
+    }
     if value is None:
         return "nothing (null)"
     kind = kinds.get(type(value), type(value).__name__)
@@ -501,7 +526,13 @@ def _describe(value: Any, quote: bool = True) -> str:
     return f"{kind} {text}"
 
 
-_TYPE_NAMES = {"boolean": "true or false", "integer": "an integer", "string": "a string", "array": "a list", "object": "a mapping"}
+_TYPE_NAMES = {
+    "boolean": "true or false",
+    "integer": "an integer",
+    "string": "a string",
+    "array": "a list",
+    "object": "a mapping",
+}
 
 
 def _schema_diagnostic(
@@ -526,7 +557,8 @@ def _schema_diagnostic(
             candidates = [".".join(str(p) for p in (*path, a)) for a in allowed]
             message = f"unknown parameter {full!r}{_did_you_mean(full, candidates)}"
         else:
-            message = f"unknown key {key!r}{_did_you_mean(key, allowed)}; expected metadata ({', '.join(METADATA_KEYS)}) or a parameter area ({', '.join(registry.areas())})"
+            message = (f"unknown key {key!r}{_did_you_mean(key, allowed)}; expected metadata "
+                       f"({', '.join(METADATA_KEYS)}) or a parameter area ({', '.join(registry.areas())})")
         return located.diagnostic((*path, key), message, "schema.unknown")
     if validator == "required":
         missing = [key for key in expected if key not in instance]
@@ -535,21 +567,28 @@ def _schema_diagnostic(
         choices = ", ".join(json.dumps(v) if not isinstance(v, str) else v for v in expected)
         return located.diagnostic(path, f"expected one of {choices}; found {found}", "schema.enum")
     if validator == "type":
-        expected = expected
         names = [expected] if isinstance(expected, str) else expected
-        return located.diagnostic(path, f"expected {' or '.join(_TYPE_NAMES.get(n, n) for n in names)}; found {found}", "schema.type")
+        return located.diagnostic(
+            path, f"expected {' or '.join(_TYPE_NAMES.get(n, n) for n in names)}; found {found}", "schema.type"
+        )
     if validator in ("minimum", "maximum"):
         sign = ">=" if validator == "minimum" else "<="
         found_number = f"; found {instance}" if quote_found else ""
         return located.diagnostic(path, f"expected an integer {sign} {expected}{found_number}", "schema.range")
     if validator in ("minItems", "maxItems"):
-        return located.diagnostic(path, f"expected {'at least' if validator == 'minItems' else 'at most'} {expected} items; found {len(instance)}", "schema.items")
+        return located.diagnostic(
+            path,
+            f"expected {'at least' if validator == 'minItems' else 'at most'} {expected} items; found {len(instance)}",
+            "schema.items",
+        )
     if validator == "uniqueItems":
         return located.diagnostic(path, f"expected every item once (a permutation); found {found}", "schema.unique")
     if validator == "pattern":
         return located.diagnostic(path, f"expected text matching {expected}; found {found}", "schema.pattern")
     if validator == "oneOf" and path and path[0] in ("title", "description"):
-        return located.diagnostic(path, f"expected a string or a mapping {{en: ..., fr: ...}}; found {found}", "schema.type")
+        return located.diagnostic(
+            path, f"expected a string or a mapping {{en: ..., fr: ...}}; found {found}", "schema.type"
+        )
     # jsonschema's own message starts with the value found.
     message = error.message if quote_found else f"not allowed by the ruleset schema ({validator})"
     return located.diagnostic(path, message, f"schema.{validator}")

@@ -139,14 +139,18 @@ def generate(registry: Registry | None = None) -> str:
                 arguments.append(f"        {field}={conversion.format(f'params[{json.dumps(child.id)}]')},")
             else:
                 child_name, child_builder = emit((*path, key), child)
-                fields.append(f"    {field}: {child_name}\n    \"\"\"The ``{'.'.join((*path, key))}.*`` parameters.\"\"\"")
+                fields.append(
+                    f"    {field}: {child_name}\n    \"\"\"The ``{'.'.join((*path, key))}.*`` parameters.\"\"\""
+                )
                 arguments.append(f"        {field}={child_builder}(params),")
         classes.append(
             f"@dataclass(frozen=True, slots=True)\nclass {name}:\n"
             f"    \"\"\"The ``{'.'.join(path)}.*`` parameters.\"\"\"\n\n" + "\n".join(fields) + "\n"
         )
         builders.append(
-            f"def {builder}(params: Mapping[str, Any]) -> {name}:\n    return {name}(\n" + "\n".join(arguments) + "\n    )\n"
+            f"def {builder}(params: Mapping[str, Any]) -> {name}:\n    return {name}(\n"
+            + "\n".join(arguments)
+            + "\n    )\n"
         )
         return name, builder
 
@@ -186,12 +190,16 @@ def stale_lines(registry: Registry | None = None, path: Path = VIEW_PATH) -> lis
     """The differences between ``path`` and the view ``registry`` gives (empty when up to date)."""
     expected = generate(registry)
     found = path.read_text(encoding="utf-8") if path.is_file() else ""
-    return list(difflib.unified_diff(found.splitlines(), expected.splitlines(), str(path), "generated", lineterm="", n=0))
+    return list(
+        difflib.unified_diff(found.splitlines(), expected.splitlines(), str(path), "generated", lineterm="", n=0)
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     """Write the view, or with ``--check`` say whether it is up to date; the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m belote_ref.ruleview_generator", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m belote_ref.ruleview_generator", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 when belote_ref/ruleview.py is out of date")
     parser.add_argument("--registry", type=Path, default=None, help="another registry file (default: the shipped one)")
     options = parser.parse_args(argv)

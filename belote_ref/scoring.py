@@ -24,14 +24,14 @@ to its :attr:`DealScore.deal_score` (lines worth 0 explain a decision or a loss)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from belote_ref.announcements import Declaration, announcement_points, make_combination
-from belote_ref.cards import Card, Rank, SEATS, Seat, Suit, Team, Trump
+from belote_ref.cards import SEATS, Card, Rank, Seat, Suit, Team, Trump
 from belote_ref.errors import BeloteRefError, InconsistentDealError
-from belote_ref.play import Trick, _winning_index, trick_winner
+from belote_ref.play import Trick, _winning_index
 from belote_ref.rules import Ruleset
 
 __all__ = [
@@ -48,7 +48,12 @@ Contract = Literal["made", "down", "litige", "replay"]
 
 #: The parameter holding a contract's card points, by trump (the suits, then SA and TA).
 _POINTS_RULE = ("cards.trump_points",) * 4 + ("sans_atout.card_points", "tout_atout.card_points")
-_ON_TIE: dict[str, Contract] = {"litige": "litige", "takers_fail": "down", "takers_succeed": "made", "replay_deal": "replay"}
+_ON_TIE: dict[str, Contract] = {
+    "litige": "litige",
+    "takers_fail": "down",
+    "takers_succeed": "made",
+    "replay_deal": "replay",
+}
 TRICKS_PER_DEAL = 8
 CARDS_PER_TRICK = 4
 _TEAMS = (Team.NS, Team.EW)
@@ -146,7 +151,7 @@ def deal_total(rules: Ruleset, trump: Suit | Trump) -> int:
     scale = rules.scale[trump]
     if scale is not None:
         return scale[0]
-    return sum(rules.points[trump]) + rules["scoring.last_trick_bonus"]
+    return sum(rules.points[trump]) + int(rules["scoring.last_trick_bonus"])
 
 
 def _convert(points: int, scale: tuple[int, int, str]) -> int:
@@ -252,7 +257,9 @@ class _TrustedPlays:
         return masks
 
 
-def _trusted_tricks(rules: Ruleset, trump: Suit | Trump, tricks: Sequence[Trick]) -> tuple[tuple[Seat, ...], _TrustedPlays]:
+def _trusted_tricks(
+    rules: Ruleset, trump: Suit | Trump, tricks: Sequence[Trick]
+) -> tuple[tuple[Seat, ...], _TrustedPlays]:
     """Trick winners and who played each card, for tricks already known to be consistent."""
     strength = rules.strength[trump]
     winners = tuple(SEATS[(trick.leader + _winning_index(strength, trick.cards)) & 3] for trick in tricks)
@@ -462,7 +469,7 @@ def score_deal(
 
     The steps, each driven by the parameters named:
 
-    1. **Card points** (FFB-B16, PAGAT, seeds 000 and 001; capot FFB-B16 §9.2): each trick's points (``rules.points[trump]``) go to
+    1. **Card points** (FFB-B16; capot §9.2): each trick's points (``rules.points[trump]``) go to
        its winner's team, and ``scoring.last_trick_bonus`` to the winner of trick 8. A team that
        wins all 8 tricks makes **capot** (``scoring.capot.mode``): ``raised_last_trick`` replaces
        the bonus by ``scoring.capot.last_trick_bonus`` (152 + 100 = 252); ``flat`` gives the
@@ -513,9 +520,10 @@ def score_deal(
     ``code`` and ``index`` when the deal is inconsistent: ``wrong_trick_count`` (a trick without
     4 cards; or not 8 tricks, index = the first missing or extra trick), ``duplicate_card``,
     ``wrong_leader`` (index = trick index, the first problem in deal order; within a trick the
-    card count, then duplicates, then the leader are checked), ``bad_belote`` (``belote`` names a seat that did not play both the king and the
-    queen of trumps, in every ``belote.announcement`` mode; index 0), ``bad_announcement``
-    (index = declaration index). ``validate=False`` skips the checks of the tricks (count,
+    card count, then duplicates, then the leader are checked), ``bad_belote`` (``belote`` names a
+    seat that did not play both the king and the queen of trumps, in every ``belote.announcement``
+    mode; index 0), ``bad_announcement`` (index = declaration index). ``validate=False`` skips
+    the checks of the tricks (count,
     repeated cards, leaders) for tricks a :class:`~belote_ref.deal.DealState` built and so
     guarantees; the belote and the declarations are still checked.
     """
@@ -529,7 +537,7 @@ def score_deal(
     # 1. Card points and capot (converted to the contract's scale, if it has one).
     table = rules.points[trump]
     raw = {team: 0 for team in _TEAMS}
-    for trick, winner in zip(tricks, winners):
+    for trick, winner in zip(tricks, winners, strict=True):
         first, second, third, fourth = trick.cards
         raw[winner.team] += table[first] + table[second] + table[third] + table[fourth]
     last_team = winners[-1].team
@@ -580,9 +588,9 @@ def score_deal(
     # 3. Announcements.
     ann = {team: 0 for team in _TEAMS}
     if rules["announcements.enabled"] and declarations:
-        credited = announcement_points(rules, trump, declarations, eldest)
+        scored = announcement_points(rules, trump, declarations, eldest)
         for team in _TEAMS:
-            ann[team] = credited.get(team, 0)
+            ann[team] = scored.get(team, 0)
 
     # 4. Contract test.
     contract = _contract(rules, sheet, takers, capot, card_points, bel, ann)
@@ -604,7 +612,9 @@ def score_deal(
     elif contract == "litige":
         pot_out = _score_litige(ctx, pot_in, final_deal)
     else:
-        sheet.add(takers, 0, "scoring.contract.on_tie", "tie with on_tie replay_deal: the deal is replayed, nobody scores")
+        sheet.add(
+            takers, 0, "scoring.contract.on_tie", "tie with on_tie replay_deal: the deal is replayed, nobody scores"
+        )
 
     # 6. Pot payout.
     if pot_in > 0 and contract in ("made", "down"):
@@ -648,8 +658,12 @@ def _contract(
     defenders = takers.other
     if capot is not None:
         made = capot is takers
-        sheet.add(takers, 0, "scoring.contract.test",
-                  f"capot by the {'takers' if made else 'defenders'} ({capot.value}): contract {'made' if made else 'down'}")
+        sheet.add(
+            takers,
+            0,
+            "scoring.contract.test",
+            f"capot by the {'takers' if made else 'defenders'} ({capot.value}): contract {'made' if made else 'down'}",
+        )
         return "made" if made else "down"
     if rules["scoring.contract.test"] == "card_threshold":
         threshold = rules["scoring.contract.card_threshold"]
@@ -834,7 +848,9 @@ def _takers_belote_on_chute(ctx: _Context, *, swept: bool) -> None:
         return
     mode = rules["belote.on_chute"]
     if mode == "to_defenders":
-        sheet.add(defenders, points, "belote.on_chute", f"{ctx.belote_note}: passes to the defenders on a chute (prenable)")
+        sheet.add(
+            defenders, points, "belote.on_chute", f"{ctx.belote_note}: passes to the defenders on a chute (prenable)"
+        )
     elif mode == "void":
         sheet.add(takers, 0, "belote.on_chute", f"{ctx.belote_note}: lost on a chute")
     elif swept and rules["belote.on_capot_against_holder"] == "lost":
@@ -870,7 +886,7 @@ def _score_capot_by_defenders(ctx: _Context) -> None:
     charge); + their own belote. The takers' belote follows ``belote.on_chute`` first; when that
     keeps it with its holder, ``belote.on_capot_against_holder`` decides kept or lost.
     """
-    rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
+    rules, sheet, defenders = ctx.rules, ctx.sheet, ctx.defenders
     if rules["scoring.capot.defenders_earn_bonus"]:
         sheet.add(defenders, ctx.card_points[defenders], "scoring.capot.defenders_earn_bonus",
                   f"the defenders sweep the takers and score the capot value {ctx.card_points[defenders]} "
@@ -916,7 +932,9 @@ def _score_litige(ctx: _Context, pot_in: int, final_deal: bool) -> int:
     return pot_in + held
 
 
-def _round(rules: Ruleset, sheet: _Sheet, takers: Team, contract: Contract, capot: Team | None, final_deal: bool) -> None:
+def _round(
+    rules: Ruleset, sheet: _Sheet, takers: Team, contract: Contract, capot: Team | None, final_deal: bool
+) -> None:
     """Round each team's deal score (FFB-B16 §10.3 and the other sources of ``scoring.rounding.mode``).
 
     ``nearest_10_half_up`` 84 -> 80, 85 -> 90; ``nearest_10_six_up`` 85 -> 80, 86 -> 90;
@@ -935,7 +953,10 @@ def _round(rules: Ruleset, sheet: _Sheet, takers: Team, contract: Contract, capo
     if mode == "complement_160" and contract == "made" and capot is None:
         defenders = takers.other
         taker_rounded = _round_10_half_up(score[takers])
-        rounded = {takers: taker_rounded, defenders: _round_10_half_up(score[takers] + score[defenders]) - taker_rounded}
+        rounded = {
+            takers: taker_rounded,
+            defenders: _round_10_half_up(score[takers] + score[defenders]) - taker_rounded,
+        }
     else:
         rounded = {team: _ROUNDERS[mode](score[team]) for team in _TEAMS}
     for team in _TEAMS:

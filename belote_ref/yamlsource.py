@@ -24,7 +24,7 @@ import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 import yaml
 
@@ -116,8 +116,8 @@ def read_yaml(path: Path | str, text: str | None = None) -> tuple[Located | None
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         column = mark.column + 1 if mark else None
-        problem = _one_line(exc.problem or exc.context or "syntax error")
-        return None, [Diagnostic(file, line, column, "", f"YAML syntax error: {problem}", "yaml")]
+        reason = _one_line(exc.problem or exc.context or "syntax error")
+        return None, [Diagnostic(file, line, column, "", f"YAML syntax error: {reason}", "yaml")]
     except yaml.reader.ReaderError as exc:
         # Its text spans two lines and names a stream; say where the character is instead.
         line, column = _line_and_column(text, exc.position)
@@ -198,7 +198,7 @@ class _Stop(Exception):
 class _Anchor:
     """An anchored node: where its events start and end in the builder's recording."""
 
-    __slots__ = ("start", "end")
+    __slots__ = ("end", "start")
 
     def __init__(self, start: int) -> None:
         self.start = start
@@ -255,7 +255,7 @@ class _Builder:
         self._recording: list[_Recorded] = []
         self._open_anchors = 0
         # The alias being expanded from the document itself (not from a replay), and its place.
-        self._expanding: tuple[KeyPath, yaml.Mark] | None = None
+        self._expanding: tuple[KeyPath, _Mark | None] | None = None
         self._expanded_any_alias = False
 
     def feed_all(self, events: Iterable[yaml.Event]) -> None:
@@ -264,9 +264,10 @@ class _Builder:
             if kind is yaml.DocumentStartEvent and self.finished:
                 # As yaml.compose words it.
                 raise yaml.composer.ComposerError("expected a single document in the stream", None,
-                                                  "but found another document", event.start_mark)
+                                                  "but found another document",
+                                                  event.start_mark)  # type: ignore[arg-type]  # the C parser's Mark
             if kind is yaml.AliasEvent:
-                self._feed(event, self._anchors.get(event.anchor), replaying=False)
+                self._feed(event, self._anchors.get(cast(yaml.AliasEvent, event).anchor or ""), replaying=False)
             elif kind in _NODE_EVENTS:
                 self._feed(event, None, replaying=False)
 
@@ -275,11 +276,11 @@ class _Builder:
         if not replaying and (self._open_anchors or (kind is not yaml.AliasEvent and getattr(event, "anchor", None))):
             self._recording.append((event, alias_target))
         if kind is yaml.ScalarEvent:
-            self._scalar(event, replaying)
+            self._scalar(cast(yaml.ScalarEvent, event), replaying)
         elif kind is yaml.AliasEvent:
-            self._alias(event, alias_target, replaying)
+            self._alias(cast(yaml.AliasEvent, event), alias_target, replaying)
         elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
-            self._start(event, replaying)
+            self._start(cast(yaml.CollectionStartEvent, event), replaying)
         else:
             self._end()
 
@@ -304,10 +305,11 @@ class _Builder:
         after = " after alias expansion" if self._expanded_any_alias else ""
         raise _Stop(self._at(mark, where_path, f"too many nodes{after} (more than {MAX_NODES})", "yaml.limit"))
 
-    def _at(self, mark: yaml.Mark, path: KeyPath, message: str, code: str = "yaml") -> Diagnostic:
-        return Diagnostic(self.file, mark.line + 1, mark.column + 1, format_path(path), message, code)
+    def _at(self, mark: _Mark | None, path: KeyPath, message: str, code: str = "yaml") -> Diagnostic:
+        line, column = _place_of(mark)
+        return Diagnostic(self.file, line, column, format_path(path), message, code)
 
-    def _report(self, dropped: bool, mark: yaml.Mark, path: KeyPath, message: str, code: str = "yaml") -> None:
+    def _report(self, dropped: bool, mark: _Mark | None, path: KeyPath, message: str, code: str = "yaml") -> None:
         if not dropped:
             self.diagnostics.append(self._at(mark, path, message, code))
 
@@ -329,7 +331,7 @@ class _Builder:
 
     def _key(self, event: yaml.ScalarEvent) -> None:
         top = self._stack[-1]
-        line, column = event.start_mark.line + 1, event.start_mark.column + 1
+        line, column = _position(event.start_mark)
         if _explicit_tag(event) and event.tag not in _SCALAR_BUILDERS:
             self._report(top.dropped, event.start_mark, top.path, _tag_not_allowed(event.tag), "yaml.tag")
         key = event.value
@@ -345,7 +347,7 @@ class _Builder:
 
     def _scalar_value(self, event: yaml.ScalarEvent, path: KeyPath, dropped: bool) -> Any:
         explicit = _explicit_tag(event)
-        tag = event.tag if explicit else _RESOLVER.resolve(yaml.ScalarNode, event.value, event.implicit)
+        tag = event.tag if explicit else _RESOLVER.resolve(yaml.ScalarNode, event.value, event.implicit)  # type: ignore[no-untyped-call]
         if tag == _STR_TAG or (not explicit and tag in _KEPT_AS_TEXT):
             return event.value
         if tag not in _SCALAR_BUILDERS:
@@ -380,7 +382,7 @@ class _Builder:
             parent.key = _KEY_IS_A_COLLECTION
             dropped = True
         elif not dropped:
-            self.positions.setdefault(path, (event.start_mark.line + 1, event.start_mark.column + 1))
+            self.positions.setdefault(path, _position(event.start_mark))
         anchor = None
         if not replaying and event.anchor is not None:
             # The start event is already recorded (last); the anchor covers it and what follows.
@@ -400,11 +402,11 @@ class _Builder:
             return
         self._place_built(closed.value)
 
-    def _place(self, value: Any, mark: yaml.Mark, path: KeyPath, dropped: bool) -> None:
+    def _place(self, value: Any, mark: _Mark | None, path: KeyPath, dropped: bool) -> None:
         if not dropped and self._stack and isinstance(self._stack[-1].value, list):
-            self.positions.setdefault(path, (mark.line + 1, mark.column + 1))
+            self.positions.setdefault(path, _position(mark))
         elif not self._stack:
-            self.positions.setdefault((), (mark.line + 1, mark.column + 1))
+            self.positions.setdefault((), _position(mark))
         self._place_built(value)
 
     def _place_built(self, value: Any) -> None:
@@ -457,6 +459,25 @@ def _shown_tag(tag: str) -> str:
     return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
-def _tag_not_allowed(tag: str) -> str:
-    return (f"YAML tag {_shown_tag(tag)} is not allowed; only plain strings, numbers, booleans, null, lists and "
+def _tag_not_allowed(tag: str | None) -> str:
+    return (f"YAML tag {_shown_tag(tag or '')} is not allowed; only plain strings, numbers, booleans, null, lists and "
             "mappings are read")
+
+
+class _Mark(Protocol):
+    """Where PyYAML found an event (``yaml.Mark``, or the C parser's own mark): 0-based."""
+
+    line: int
+    column: int
+
+
+def _position(mark: _Mark | None) -> tuple[int, int]:
+    """The 1-based (line, column) of ``mark``; PyYAML gives every parsed event one."""
+    if mark is None:
+        raise InternalError("broken invariant: a parsed YAML event has no mark")
+    return mark.line + 1, mark.column + 1
+
+
+def _place_of(mark: _Mark | None) -> tuple[int | None, int | None]:
+    """The 1-based (line, column) of ``mark``, or (None, None) without one."""
+    return _position(mark) if mark is not None else (None, None)

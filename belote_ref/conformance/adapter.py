@@ -199,7 +199,9 @@ class SubprocessAdapter:
             self._stderr = bytearray()
         if self.process.stdout is None or self.process.stderr is None or self.process.stdin is None:
             raise InternalError("broken invariant: the adapter process has no pipes")
-        threading.Thread(target=_read_lines, args=(self.process.stdout, self._lines, self._closing), daemon=True).start()
+        threading.Thread(
+            target=_read_lines, args=(self.process.stdout, self._lines, self._closing), daemon=True
+        ).start()
         threading.Thread(target=self._drain_stderr, args=(self.process.stderr,), daemon=True).start()
         threading.Thread(target=_write_messages, args=(self.process.stdin, self._outbox), daemon=True).start()
 
@@ -387,11 +389,11 @@ class InProcessAdapter:
         try:
             factory = getattr(importlib.import_module(module_name), attribute)
             self.handler: Callable[[dict[str, Any]], dict[str, Any] | None] = factory()
-        except Exception as error:  # noqa: BLE001 - any failure to load the implementation is reported
+        except Exception as error:
             raise AdapterFailure("crash", f"cannot load python:{spec}: {type(error).__name__}: {error}") from None
         self.description = f"python:{spec}"
         self.timeout = 0.0
-        self._replies: deque[dict[str, Any] | None | AdapterFailure] = deque()
+        self._replies: deque[dict[str, Any] | AdapterFailure | None] = deque()
 
     def start(self) -> None:
         """Nothing to start."""
@@ -400,7 +402,7 @@ class InProcessAdapter:
         """Call the handler with a copy of the message (it must not see the runner's objects)."""
         try:
             reply = self.handler(json.loads(json.dumps(message)))
-        except Exception as error:  # noqa: BLE001 - an implementation's exception is a crash of the case
+        except Exception as error:
             raise AdapterFailure("crash", f"the implementation raised {type(error).__name__}: {error}") from None
         if reply is not None and not isinstance(reply, dict):
             raise AdapterFailure("crash", "the reply is not a mapping")

@@ -166,8 +166,10 @@ def check_claims(hello: Mapping[str, Any], kinds: Sequence[str], registry: Regis
             if not parameter.allows(value):
                 allowed = [_format(v) for v in parameter.values]
                 hint = _nearest(_format(value), allowed) if parameter.closed else ""
-                problems.append(f"supports.parameters.{parameter_id}: value {_format(value)} is not allowed"
-                                f"{hint}" + (f" (allowed: {', '.join(allowed)})" if parameter.closed and not hint else ""))
+                problems.append(
+                    f"supports.parameters.{parameter_id}: value {_format(value)} is not allowed"
+                    f"{hint}" + (f" (allowed: {', '.join(allowed)})" if parameter.closed and not hint else "")
+                )
     by_kind = supports.get("by_kind")
     if isinstance(by_kind, Mapping):
         for kind, entry in by_kind.items():

@@ -90,8 +90,12 @@ def _canonical_cards(node: Any) -> Any:
         elif key in ("hands", "completion") and isinstance(value, dict):
             result[key] = {seat: _sort_cards(cards) for seat, cards in value.items()}
         elif key in ("combinations", "announcements") and isinstance(value, list):
-            result[key] = [{**item, "cards": _sort_cards(item.get("cards"))} if isinstance(item, dict) and "cards" in item
-                           else item for item in value]
+            result[key] = [
+                {**item, "cards": _sort_cards(item.get("cards"))}
+                if isinstance(item, dict) and "cards" in item
+                else item
+                for item in value
+            ]
         else:
             result[key] = _canonical_cards(value)
     return result

@@ -44,13 +44,13 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from belote_ref.conformance.adapter import AdapterFailure
 from belote_ref.conformance.applicability import ANY, Claims, departures
 from belote_ref.conformance.corpus import Fixture
-from belote_ref.conformance.fuzz_jobs import KeptAdapter, Workers, queue_report
 from belote_ref.conformance.fuzz_generate import GENERATORS, random_parameters, situation_rng
+from belote_ref.conformance.fuzz_jobs import KeptAdapter, Workers, queue_report
 from belote_ref.conformance.fuzz_shrink import (
     Candidate,
     compile_ruleset,
@@ -61,7 +61,7 @@ from belote_ref.conformance.fuzz_shrink import (
     shape_of,
     shrink,
 )
-from belote_ref.conformance.runner import Case, CaseResult, RunOptions, run_cases
+from belote_ref.conformance.runner import Adapter, Case, CaseResult, RunOptions, run_cases
 from belote_ref.errors import BeloteRefError, InternalError
 from belote_ref.protocol import KINDS
 from belote_ref.registry import load_registry
@@ -209,6 +209,8 @@ class Plan:
         varied = []
         for number in range(1, VARIED_RULESETS + 1):
             base = rng.choice(self.bases)
+            if base is None:  # a ruleset of the options that did not compile
+                continue
             rules = compile_ruleset(random_parameters(rng, base.params, self.choices, most=8), f"fuzz-{number}")
             if rules is not None:
                 varied.append(rules)
@@ -221,7 +223,11 @@ class Plan:
     def ruleset_for(self, kind: str, rng: Any) -> Ruleset | None:
         """A ruleset for one situation: a base ruleset, or (half of the time, when the adapter
         declares parameters) one of the run's varied rulesets."""
-        rules = rng.choice(self.variants) if self.variants and rng.random() < VARY_PROBABILITY else rng.choice(self.bases)
+        rules: Ruleset | None = (
+            rng.choice(self.variants) if self.variants and rng.random() < VARY_PROBABILITY else rng.choice(self.bases)
+        )
+        if rules is None:
+            return None
         if kind == "announcements" and not rules.params["announcements.enabled"]:
             return self._with_announcements(rules)
         return rules
@@ -230,8 +236,10 @@ class Plan:
         # The kind is defined for rulesets that play announcements only.
         found = self._announcing.get(id(rules))
         if found is None:
-            found = self._announcing[id(rules)] = (rules, compile_ruleset({**rules.params, "announcements.enabled": True},
-                                                                          rules.id))
+            found = self._announcing[id(rules)] = (
+                rules,
+                compile_ruleset({**rules.params, "announcements.enabled": True}, rules.id),
+            )
         return found[1]
 
     def unclaimed(self, rules: Ruleset) -> list[str]:
@@ -273,7 +281,7 @@ def _case(index: int, kind: str, given: Mapping[str, Any], rules: Ruleset, expec
 
 
 def _send(adapter: KeptAdapter, cases: Sequence[Case], timeout: float) -> list[CaseResult]:
-    _, results = run_cases(lambda: adapter, cases, RunOptions(timeout=timeout))
+    _, results = run_cases(lambda: cast(Adapter, adapter), cases, RunOptions(timeout=timeout))
     return results
 
 
@@ -295,7 +303,7 @@ def run_shard(options: FuzzOptions, shard: int, jobs: int,
     adapter = KeptAdapter(options.impl, options.timeout)
     drawn = {"situations": 0, "n/a": 0}
     try:
-        result.hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
+        result.hello, _ = run_cases(lambda: cast(Adapter, adapter), [], RunOptions(timeout=options.timeout))
         plan = Plan(result.hello, options)
         for batch in _drawn_ahead(plan, options.seed, _indices(shard, jobs, options), drawn):
             before, situations_before = result.counts["disagree"], result.counts["sent"] + result.counts["skip"]
@@ -336,7 +344,7 @@ def _drawn_ahead(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str
                 hand_over(batch)
                 if batch is None:
                     return
-        except BaseException as error:  # noqa: BLE001 - re-raised in the consuming thread
+        except BaseException as error:
             hand_over(error)
 
     drawer = threading.Thread(target=draw, daemon=True)
@@ -365,8 +373,10 @@ def _draw_batch(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str,
         rng = situation_rng(seed, index)
         rules = plan.ruleset_for(kind, rng)
         given = GENERATORS[kind](rng, rules) if rules is not None else None
-        sendable, expected = plan.answer_if_sendable(kind, given, rules) if given is not None and rules else (False, None)
-        if not sendable:
+        sendable, expected = (
+            plan.answer_if_sendable(kind, given, rules) if given is not None and rules else (False, None)
+        )
+        if not sendable or given is None or rules is None:
             counts["n/a"] += 1
             continue
         batch.append(_case(index, kind, given, rules, expected))
@@ -399,7 +409,7 @@ def shrink_shard(options: FuzzOptions, disagreements: Sequence[Disagreement],
     shrunk = []
     try:
         try:
-            hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
+            hello, _ = run_cases(lambda: cast(Adapter, adapter), [], RunOptions(timeout=options.timeout))
         except AdapterFailure as failure:
             raise FuzzError(f"the implementation could not start again to shrink: {failure.reason}") from None
         plan = Plan(hello, options)

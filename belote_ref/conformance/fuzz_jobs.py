@@ -60,7 +60,7 @@ _PROGRESS_QUEUE: Any = None
 
 
 def _init_worker(progress_queue: Any) -> None:
-    global _PROGRESS_QUEUE
+    global _PROGRESS_QUEUE  # noqa: PLW0603 - a pool worker's initializer hands it the queue this way
     _PROGRESS_QUEUE = progress_queue
 
 

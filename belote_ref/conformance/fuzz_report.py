@@ -82,7 +82,7 @@ class FuzzProgress:
         step = 10 * sent // self.budget if self.budget else -1
         now = time.monotonic()
         if (self.budget and step > self.last_step) or (not self.budget and now - self.last_time >= 10) \
-                or phase == "shrink" and now - self.last_time >= 10:
+                or (phase == "shrink" and now - self.last_time >= 10):
             self.last_step, self.last_time = step, now
             print(text, file=self.stream, flush=True)
 
@@ -95,8 +95,8 @@ class FuzzProgress:
 def summary_lines(outcome: FuzzOutcome) -> list[str]:
     """The lines printed at the end of a run."""
     counts = outcome.counts
-    lines = [f"{counts['situations']} situations: {counts['sent']} sent, {counts['agree']} agree, "
-             f"{counts['disagree']} disagree, {counts['n/a']} not applicable, {counts['skip']} skipped"]
+    lines = [(f"{counts['situations']} situations: {counts['sent']} sent, {counts['agree']} agree, "
+              f"{counts['disagree']} disagree, {counts['n/a']} not applicable, {counts['skip']} skipped")]
     for finding in outcome.findings:
         found = finding.disagreement
         what = "; ".join(found.differences) if found.outcome == "fail" else f"{found.outcome}: {found.message}"

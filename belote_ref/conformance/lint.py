@@ -105,7 +105,9 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
             pool[card] = path
         if fixture.kind == "legal_plays":
             for card in set(pools["dealt"]) & set(pools["played"]):
-                problems.append(at(pools["dealt"][card], f"card {card} is both in the hand and in the trick", "lint.card"))
+                problems.append(
+                    at(pools["dealt"][card], f"card {card} is both in the hand and in the trick", "lint.card")
+                )
         seen = pools["played"] if fixture.kind in ("score", "match") else pools["dealt"]
         total = len(seen)
         if fixture.kind == "deal" and total != 32:
@@ -181,16 +183,27 @@ def lint(paths: Iterable[Path] | None = None) -> tuple[int, list[Diagnostic]]:
         if fixture.id in ids:
             if fixture.located is None:
                 raise InternalError("broken invariant: fixture.located is not None")
-            problems.append(fixture.located.diagnostic(("id",), f"duplicate id {fixture.id!r} (also in {ids[fixture.id]})",
-                                                       "lint.id"))
+            problems.append(
+                fixture.located.diagnostic(
+                    ("id",), f"duplicate id {fixture.id!r} (also in {ids[fixture.id]})", "lint.id"
+                )
+            )
         ids[fixture.id] = path
         try:
             problems.extend(_check_fixture(fixture, registry))
-        except Exception as error:  # noqa: BLE001 - past the schema, 'given' and 'result' may hold anything
+        except Exception as error:
             # A check that trips over a shape nobody foresaw must not hide the other files' problems.
-            problems.append(Diagnostic(str(path), None, None, "", f"lint could not check this file "
-                                       f"({type(error).__name__}: {' '.join(str(error).split())[:200]}); please report it",
-                                       "lint.crash"))
+            problems.append(
+                Diagnostic(
+                    str(path),
+                    None,
+                    None,
+                    "",
+                    f"lint could not check this file "
+                    f"({type(error).__name__}: {' '.join(str(error).split())[:200]}); please report it",
+                    "lint.crash",
+                )
+            )
     return count, problems
 
 

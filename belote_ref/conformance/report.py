@@ -12,7 +12,7 @@ import json
 import shlex
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -50,7 +50,7 @@ def report_lines(hello: Mapping[str, Any], results: Sequence[CaseResult], comman
     header: dict[str, Any] = {
         "type": "header", "runner": {"name": "belote-ref", "version": __version__}, "suite": __version__,
         "protocol": hello.get("protocol"), "adapter": dict(hello.get("implementation") or {}), "command": command,
-        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "impl": impl,
+        "started": datetime.now(UTC).isoformat(timespec="seconds"), "impl": impl,
         "ruleset_refs": dict(ruleset_refs or {}), "warnings": list(warnings), "fixtures": fixtures,
     }
     if departures is not None:
@@ -58,9 +58,15 @@ def report_lines(hello: Mapping[str, Any], results: Sequence[CaseResult], comman
     lines: list[dict[str, Any]] = [header]
     for result in results:
         case = result.case
-        line: dict[str, Any] = {"type": "case", "id": case.id, "kind": case.fixture.kind,
-                                "ruleset": case.ruleset.id, "outcome": result.outcome, "rules": list(case.fixture.rules),
-                                "provenance": case.fixture.provenance}
+        line: dict[str, Any] = {
+            "type": "case",
+            "id": case.id,
+            "kind": case.fixture.kind,
+            "ruleset": case.ruleset.id,
+            "outcome": result.outcome,
+            "rules": list(case.fixture.rules),
+            "provenance": case.fixture.provenance,
+        }
         if result.outcome == "n/a":
             line["reason"] = result.message
         elif result.outcome == "skip":
@@ -146,7 +152,8 @@ def _picture(given: Mapping[str, Any], kind: str) -> str:
     if kind in ("score", "replay"):
         extra = f", belote {given.get('belote')}" if given.get("belote") else ""
         taker = given.get("taker") or "(auction)"
-        return f"dealer {given.get('dealer')}, taker {taker}, trump {given.get('trump', '?')}{extra}, pot {given.get('pot', 0)}"
+        trump = given.get("trump", "?")
+        return f"dealer {given.get('dealer')}, taker {taker}, trump {trump}{extra}, pot {given.get('pot', 0)}"
     if kind == "auction":
         return f"dealer {given.get('dealer')}, turned {given.get('turned')}, calls {' '.join(given.get('calls', []))}"
     if kind == "match":
@@ -243,7 +250,9 @@ def render_departures(header: Mapping[str, Any]) -> str:
     out = [f"matches the shipped ruleset(s): {', '.join(matching) if matching else 'none'}"]
     for ruleset, values in departures.items():
         for parameter_id, claimed in values.items():
-            shown = claimed if claimed == "*" else " | ".join(json.dumps(v, ensure_ascii=False).strip('"') for v in claimed)
+            shown = (
+                claimed if claimed == "*" else " | ".join(json.dumps(v, ensure_ascii=False).strip('"') for v in claimed)
+            )
             out.append(f"departs from {ruleset} on {parameter_id}: {shown or 'no value claimed'}")
     return "\n".join(out)
 
@@ -302,8 +311,8 @@ def write_junit(lines: Sequence[Mapping[str, Any]], path: str | Path) -> None:
     skipped = sum(1 for c in cases if c["outcome"] in ("skip", "xfail", "n/a"))
     adapter = (lines[0].get("adapter") or {}).get("name", "implementation") if lines else "implementation"
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<testsuite name={quoteattr("belote-ref conformance: " + str(adapter))} tests="{len(cases)}" '
-           f'failures="{failures}" errors="{errors}" skipped="{skipped}">']
+           (f'<testsuite name={quoteattr("belote-ref conformance: " + str(adapter))} tests="{len(cases)}" '
+            f'failures="{failures}" errors="{errors}" skipped="{skipped}">')]
     for case in cases:
         seconds = (case.get("ms") or 0) / 1000
         out.append(f'  <testcase classname={quoteattr(case["kind"] + "." + case["ruleset"])} '

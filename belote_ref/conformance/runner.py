@@ -1,7 +1,8 @@
 """The conformance runner: send every applicable case to an implementation and judge its answers.
 
 Cases are (fixture, ruleset) pairs. A case is sent only when the adapter's claims cover it (see
-:mod:`~belote_ref.conformance.applicability`); otherwise it is ``n/a``, with the reason. Expectations are never sent. Outcomes: ``pass``, ``fail`` (a wrong result), ``error``
+:mod:`~belote_ref.conformance.applicability`); otherwise it is ``n/a``, with the reason.
+Expectations are never sent. Outcomes: ``pass``, ``fail`` (a wrong result), ``error``
 (the adapter answered ``errored``), ``crash`` and ``timeout`` (the adapter is restarted and the
 run goes on), ``skip`` (the adapter answered ``skipped``), ``n/a``, and against an
 expected-failures file ``xfail`` / ``xpass`` (an unexpected pass counts as an error).

@@ -33,10 +33,10 @@ _CASES: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
 
 def _notation_problem(value: Any, path: str) -> str | None:
     """A card-looking string in another notation, named with where it is."""
-    if isinstance(value, str) and len(value) in (2, 3) and not _CARD.match(value):
-        if re.match(r"^(10|[789tjqka])[shdc♠♥♦♣]$", value, re.IGNORECASE):
-            return (f"{path} is {value!r}: cards are written rank then suit in capitals, "
-                    "ranks 7 8 9 T J Q K A and suits S H D C (the ten is T), e.g. 'TH'")
+    if (isinstance(value, str) and len(value) in (2, 3) and not _CARD.match(value)
+            and re.match(r"^(10|[789tjqka])[shdc♠♥♦♣]$", value, re.IGNORECASE)):
+        return (f"{path} is {value!r}: cards are written rank then suit in capitals, "
+                "ranks 7 8 9 T J Q K A and suits S H D C (the ten is T), e.g. 'TH'")
     if isinstance(value, list):
         for index, item in enumerate(value):
             problem = _notation_problem(item, f"{path}[{index}]")
@@ -62,8 +62,8 @@ def smoke(impl: str, timeout: float) -> tuple[bool, list[str]]:
         try:
             hello = check_hello(adapter.request(hello_message()))
         except AdapterFailure as failure:
-            return False, [f"hello: {failure.reason}. The first reply must be one JSON object on one line, like "
-                           '{"protocol": 1, "implementation": {"name": ...}, "supports": {"kinds": [...], ...}}']
+            return False, [(f"hello: {failure.reason}. The first reply must be one JSON object on one line, like "
+                            '{"protocol": 1, "implementation": {"name": ...}, "supports": {"kinds": [...], ...}}')]
         name = (hello.get("implementation") or {}).get("name")
         problems = check_claims(hello, KINDS)
         if problems:

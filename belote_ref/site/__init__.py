@@ -30,7 +30,7 @@ _WHERE = {
     "LANGUAGES": "wording", "t": "wording",
 }
 
-__all__ = sorted(_WHERE)
+__all__ = sorted(_WHERE)  # noqa: PLE0605 - the names imported lazily, listed once in _WHERE
 
 
 def __getattr__(name: str) -> Any:

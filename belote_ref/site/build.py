@@ -89,8 +89,14 @@ def _house_rules(paths: Sequence[str | os.PathLike[str]]) -> list[Ruleset]:
     return [load_ruleset(Path(path)) for path in paths]
 
 
-def build_site(out_dir: str | os.PathLike[str] = "site", *, config_file: str | os.PathLike[str] | None = None,
-               strict: bool = True, verbose: bool = False, rulesets: Sequence[str | os.PathLike[str]] = ()) -> BuildResult:
+def build_site(
+    out_dir: str | os.PathLike[str] = "site",
+    *,
+    config_file: str | os.PathLike[str] | None = None,
+    strict: bool = True,
+    verbose: bool = False,
+    rulesets: Sequence[str | os.PathLike[str]] = (),
+) -> BuildResult:
     """Generate the pages and build the site into ``out_dir`` with MkDocs (strict by default).
 
     ``rulesets`` are house-rule files published beside the shipped rulesets: a page, a printable

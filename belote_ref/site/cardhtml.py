@@ -13,8 +13,22 @@ from markupsafe import Markup, escape
 
 from belote_ref.site.wording import given_key, phrases, result_key, suit_name, t
 
-__all__ = ["SUIT_SYMBOLS", "call_html", "card_html", "cards_html", "caption", "grid_html", "hand_html", "is_card",
-           "is_cards", "rank_text", "render", "seat_letter", "suit_html", "value_html"]
+__all__ = [
+    "SUIT_SYMBOLS",
+    "call_html",
+    "caption",
+    "card_html",
+    "cards_html",
+    "grid_html",
+    "hand_html",
+    "is_card",
+    "is_cards",
+    "rank_text",
+    "render",
+    "seat_letter",
+    "suit_html",
+    "value_html",
+]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -13,7 +13,6 @@ from belote_ref.registry import Parameter, Registry, load_registry
 from belote_ref.rules import Ruleset, find_ruleset, iter_changes, shipped_rulesets
 from belote_ref.site.reports import Report, load_reports
 
-
 # Topics group the registry's areas (their titles and introductions are in the locale files); an
 # area that no topic names goes to the last topic, "other".
 TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -89,8 +88,11 @@ def branch_index(fixture: Fixture, params: Mapping[str, Any]) -> int | None:
     return None
 
 
-def load_site_data(fixtures: Iterable[Fixture] | None = None,
-                   reports_dir: str | os.PathLike[str] | None = None, extra_rulesets: Iterable[Ruleset] = ()) -> SiteData:
+def load_site_data(
+    fixtures: Iterable[Fixture] | None = None,
+    reports_dir: str | os.PathLike[str] | None = None,
+    extra_rulesets: Iterable[Ruleset] = (),
+) -> SiteData:
     """Load the registry, the shipped rulesets, the corpus (valid fixtures, first of each id) and the reports.
 
     ``extra_rulesets`` (a club's house rules) get pages of their own beside the shipped rulesets.
@@ -101,7 +103,9 @@ def load_site_data(fixtures: Iterable[Fixture] | None = None,
     rulesets = [find_ruleset(ruleset_id) for ruleset_id in shipped_rulesets()]
     for extra in extra_rulesets:  # a club's house rules, published beside the shipped rulesets
         if any(r.id == extra.id for r in rulesets):
-            raise BeloteRefError(f"ruleset id {extra.id!r} is already taken: give the house rule another id", code="docs")
+            raise BeloteRefError(
+                f"ruleset id {extra.id!r} is already taken: give the house rule another id", code="docs"
+            )
         rulesets.append(extra)
     seen: set[str] = set()
     unique = []

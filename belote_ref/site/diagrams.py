@@ -15,8 +15,18 @@ from belote_ref.cards import Seat, Suit, parse_cards
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.play import Trick, trick_winner
 from belote_ref.rules import Ruleset, find_ruleset
-from belote_ref.site.cardhtml import (SUIT_SYMBOLS, also_given, call_html, caption, card_html, hand_html, render, seat_letter,
-                                      seat_rows, suit_html)
+from belote_ref.site.cardhtml import (
+    SUIT_SYMBOLS,
+    also_given,
+    call_html,
+    caption,
+    card_html,
+    hand_html,
+    render,
+    seat_letter,
+    seat_rows,
+    suit_html,
+)
 from belote_ref.site.wording import lbl, seat_name, t
 
 

@@ -12,9 +12,23 @@ from belote_ref.conformance.corpus import Fixture
 from belote_ref.site.cardhtml import card_html, cards_html, is_card, is_cards, value_html
 from belote_ref.site.data import SiteData
 from belote_ref.site.diagrams import diagram
-from belote_ref.site.markup import label_md, search_boost, in_repository, _fence, _lang_switch, _source_links, code, fixture_page, md, md_with_cards, param_page, rel, title_of
+from belote_ref.site.markup import (
+    _fence,
+    _lang_switch,
+    _source_links,
+    code,
+    fixture_page,
+    in_repository,
+    label_md,
+    md,
+    md_with_cards,
+    param_page,
+    rel,
+    search_boost,
+    title_of,
+)
 from belote_ref.site.stories import fixture_link, fixture_title, story_md
-from belote_ref.site.wording import result_key, kind_name, lbl, t, topic_title
+from belote_ref.site.wording import kind_name, lbl, result_key, t, topic_title
 
 
 def _rejected_item(fixture: Fixture, rejected: Mapping[str, Any], lang: str) -> str:
@@ -22,7 +36,12 @@ def _rejected_item(fixture: Fixture, rejected: Mapping[str, Any], lang: str) -> 
     given = fixture.given if isinstance(fixture.given, Mapping) else {}
     index, code_ = rejected.get("index"), str(rejected.get("code", ""))
     items = given.get("plays") if "play" in code_ else given.get("calls") if "call" in code_ else None
-    if not isinstance(index, int) or isinstance(index, bool) or not isinstance(items, list) or not 0 <= index < len(items):
+    if (
+        not isinstance(index, int)
+        or isinstance(index, bool)
+        or not isinstance(items, list)
+        or not 0 <= index < len(items)
+    ):
         return ""
     item = items[index]
     return card_html(item, lang=lang) if is_card(item) else f"<code>{html.escape(str(item))}</code>"
@@ -77,22 +96,34 @@ def examples_page(data: SiteData, lang: str) -> str:
     rest = [f for f in data.hand if f.id not in placed]
     if rest:
         out += [f"## {t(lang, 'other_examples')}", ""] + [_example_item(lang, path, f) for f in rest] + [""]
-    out += [f"## {t(lang, 'regression')}", "", f"[{t(lang, 'regression')} ({len(data.engine)})]"
-            f"({rel(path, f'{lang}/regression.md')})", ""]
+    out += [f"## {t(lang, 'regression')}", "", (f"[{t(lang, 'regression')} ({len(data.engine)})]"
+            f"({rel(path, f'{lang}/regression.md')})"), ""]
     return "\n".join(out) + "\n"
 
 
 def regression_page(data: SiteData, lang: str) -> str:
     path = f"{lang}/regression.md"
-    out = ["---", *search_boost("regression"), "---", "", f"# {t(lang, 'regression')}", "", _lang_switch(path, lang), t(lang, "regression_intro"), "",
-           f"| {t(lang, 'id')} | {t(lang, 'example')} | {t(lang, 'kind')} | {t(lang, 'rulesets_here')} |",
-           "|---|---|---|---|"]
+    out = [
+        "---",
+        *search_boost("regression"),
+        "---",
+        "",
+        f"# {t(lang, 'regression')}",
+        "",
+        _lang_switch(path, lang),
+        t(lang, "regression_intro"),
+        "",
+        f"| {t(lang, 'id')} | {t(lang, 'example')} | {t(lang, 'kind')} | {t(lang, 'rulesets_here')} |",
+        "|---|---|---|---|",
+    ]
     for fixture in data.engine:
         applies = [r.id for r in data.rulesets if data.branches[fixture.id][r.id] is not None]
         rulesets = ", ".join(f"[{rid}]({rel(path, f'{lang}/rulesets/{rid}.md')})" for rid in applies) or \
             t(lang, "no_shipped")
-        out.append(f'| <span id="{html.escape(fixture.id)}"></span>{code(fixture.id)} | {md(fixture_title(fixture, lang))} | '
-                   f"{code(fixture.kind)} | {rulesets} |")
+        out.append(
+            f'| <span id="{html.escape(fixture.id)}"></span>{code(fixture.id)} | {md(fixture_title(fixture, lang))} | '
+            f"{code(fixture.kind)} | {rulesets} |"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -114,7 +145,16 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
     """The worked-example page of one hand fixture."""
     path = fixture_page(lang, fixture)
     fx = fixture.data
-    out = ["---", "hide: [navigation]", *search_boost("fixture"), "---", "", f"# {md(fixture_title(fixture, lang))}", "", _lang_switch(path, lang)]
+    out = [
+        "---",
+        "hide: [navigation]",
+        *search_boost("fixture"),
+        "---",
+        "",
+        f"# {md(fixture_title(fixture, lang))}",
+        "",
+        _lang_switch(path, lang),
+    ]
     rules = [pid for pid in fixture.rules]
     rule_links = []
     for pid in rules:
@@ -181,9 +221,12 @@ def _doc_md(data: SiteData, lang: str, path: str, doc: str) -> str:
     linked = [sid for sid in data.registry.sources if re.search(rf"(?<![\w-]){re.escape(sid)}(?![\w-])", doc)]
     text = f'<span class="bt-name" translate="no">{md(in_repository(doc))}</span>'
     if linked:
-        items = [f"- {_source_links(path, lang, [sid], data)}{t(lang, 'colon')}"
-                 f'<span class="bt-name" translate="no">{html.escape(str(data.registry.sources[sid].get("title", sid)))}</span>'
-                 for sid in linked]
+        items = [
+            f"- {_source_links(path, lang, [sid], data)}{t(lang, 'colon')}"
+            f'<span class="bt-name" translate="no">'
+            f'{html.escape(str(data.registry.sources[sid].get("title", sid)))}</span>'
+            for sid in linked
+        ]
         return text + "\n\n" + "\n".join(items)
     return text
 

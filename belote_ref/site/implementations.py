@@ -9,7 +9,18 @@ from typing import Any
 
 from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import label_md, param_page, title_of, _lang_switch, _rule_links, _ruleset_link, code, fixture_page, md, rel
+from belote_ref.site.markup import (
+    _lang_switch,
+    _rule_links,
+    _ruleset_link,
+    code,
+    fixture_page,
+    label_md,
+    md,
+    param_page,
+    rel,
+    title_of,
+)
 from belote_ref.site.reports import Report, _adapter_readme, _outcome_counts, _passed_sent
 from belote_ref.site.stories import fixture_title
 from belote_ref.site.wording import kind_name, kind_order, lbl, t
@@ -71,9 +82,16 @@ def _overview(data: SiteData, lang: str, path: str) -> list[str]:
     shipped = [r.id for r in data.rulesets]
     seen = list(dict.fromkeys(case["ruleset"] for report in data.reports for case in report.cases))
     rulesets = [r for r in shipped if r in seen] + [r for r in seen if r not in shipped]
-    out = [f"## {t(lang, 'overview')}", "", t(lang, "overview_text"), "", '<div class="bt-compare bt-matrix" markdown>', "",
-           f"| {t(lang, 'implementation')} | " + " | ".join(_ruleset_link(data, lang, path, r) for r in rulesets) + " |",
-           "|---" * (len(rulesets) + 1) + "|"]
+    out = [
+        f"## {t(lang, 'overview')}",
+        "",
+        t(lang, "overview_text"),
+        "",
+        '<div class="bt-compare bt-matrix" markdown>',
+        "",
+        f"| {t(lang, 'implementation')} | " + " | ".join(_ruleset_link(data, lang, path, r) for r in rulesets) + " |",
+        "|---" * (len(rulesets) + 1) + "|",
+    ]
     for report in data.reports:
         by_ruleset: dict[str, list[Mapping[str, Any]]] = {}
         for case in report.cases:
@@ -111,8 +129,14 @@ def _departures(data: SiteData, lang: str, path: str, report: Report) -> list[st
     for ruleset_id, values in departures.items():
         for pid, claimed in (values or {}).items():
             rows.setdefault((pid, json.dumps(claimed, sort_keys=True)), []).append(ruleset_id)
-    out = [f"### {t(lang, 'departures')}", "", t(lang, "departures_text"), "",
-           f"| {t(lang, 'parameter')} | {t(lang, 'departures_ruleset')} | {t(lang, 'departures_plays')} |", "|---|---|---|"]
+    out = [
+        f"### {t(lang, 'departures')}",
+        "",
+        t(lang, "departures_text"),
+        "",
+        f"| {t(lang, 'parameter')} | {t(lang, 'departures_ruleset')} | {t(lang, 'departures_plays')} |",
+        "|---|---|---|",
+    ]
     rulesets = {r.id: r for r in data.rulesets}
     for (pid, claimed_json), ruleset_ids in rows.items():
         parameter = data.registry.parameters.get(pid)

@@ -100,7 +100,7 @@ def format_value(value: Any, parameter: Parameter | None = None, lang: str = "en
     if kind == "rank_points" and isinstance(value, dict):
         return ", ".join(f"{rank_text(r)} {p}" for r, p in value.items())
     if kind == "packets" and isinstance(value, list):
-        return (" / " if lang == "en" else " / ").join("+".join(str(n) for n in packet) for packet in value)
+        return " / ".join("+".join(str(n) for n in packet) for packet in value)
     if kind == "announcement_values" and isinstance(value, dict):
         parts = [f"{name} {value[name]}" for name in ("tierce", "quarte", "quinte") if name in value]
         carre = value.get("carre")
@@ -177,7 +177,9 @@ def _identifiers() -> re.Pattern[str]:
     ids = sorted(registry.parameters, key=len, reverse=True)
     id_part = "|".join(re.escape(pid) for pid in ids)
     value_part = "|".join(re.escape(v) for v in values)
-    return re.compile(rf"(?<![\w.])(?:(?:{id_part})(?: (?:{value_part}|\d+))?|[a-z]+(?:_[a-z0-9]+)+|true|false)(?![\w.])")
+    return re.compile(
+        rf"(?<![\w.])(?:(?:{id_part})(?: (?:{value_part}|\d+))?|[a-z]+(?:_[a-z0-9]+)+|true|false)(?![\w.])"
+    )
 
 
 _IDENTIFIER: list[re.Pattern[str]] = []

@@ -16,7 +16,6 @@ from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
 from belote_ref.errors import BeloteRefError
 from belote_ref.site.config import find_config
 
-
 # The committed conformance reports of real implementations (``*.jsonl``), shown on the
 # implementations page: this folder of the checkout, that is beside the site's mkdocs.yml (an
 # absolute path is taken as it is). With no such folder the page says there is none yet.
@@ -45,7 +44,8 @@ class Report:
 
     @property
     def adapter(self) -> Mapping[str, Any]:
-        return self.header["adapter"]
+        adapter: Mapping[str, Any] = self.header["adapter"]
+        return adapter
 
     @property
     def name(self) -> str:

@@ -10,9 +10,32 @@ from typing import Any
 from belote_ref.registry import Parameter
 from belote_ref.site.cardhtml import card_html
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import search_boost, prose_md, _lang_switch, _same, _source_links, code, label_md, md, param_page, rel, title_of, value_md
+from belote_ref.site.markup import (
+    _lang_switch,
+    _same,
+    _source_links,
+    code,
+    label_md,
+    md,
+    param_page,
+    prose_md,
+    rel,
+    search_boost,
+    title_of,
+    value_md,
+)
 from belote_ref.site.stories import fixture_link
-from belote_ref.site.wording import LANGUAGES, group_title, hand_page, lbl, phrases, t, topic_intro, topic_title, type_name
+from belote_ref.site.wording import (
+    LANGUAGES,
+    group_title,
+    hand_page,
+    lbl,
+    phrases,
+    t,
+    topic_intro,
+    topic_title,
+    type_name,
+)
 
 
 def landing_page(data: SiteData) -> str:
@@ -29,22 +52,29 @@ def landing_page(data: SiteData) -> str:
         links = " · ".join(f"[{md(topic_title(s, lang))}]({lang}/rules/{s}.md)" for s, _ in data.topics)
         lines.append(f"    {links}")
         lines.append("")
-        lines.append(f"    [{t(lang, 'rulesets')}]({lang}/rulesets.md) · [{t(lang, 'compare_short')}]({lang}/compare.md)"
-                     f" · [{t(lang, 'examples')}]({lang}/examples.md)"
-                     f" · [{t(lang, 'implementations')}]({lang}/implementations.md)")
+        lines.append(
+            f"    [{t(lang, 'rulesets')}]({lang}/rulesets.md) · [{t(lang, 'compare_short')}]({lang}/compare.md)"
+            f" · [{t(lang, 'examples')}]({lang}/examples.md)"
+            f" · [{t(lang, 'implementations')}]({lang}/implementations.md)"
+        )
         lines.append("")
     lines.append("-   **belote-ref**")
     lines.append("")
     for name, key in (("house-rules.md", "landing_club"), ("protocol.md", "landing_dev")):
         if name in data.hand_pages:
-            links = " · ".join(f"{t(lang, key)}{t(lang, 'colon')}[{md((hand_page(name, lang) or {}).get('title', name))}]"
-                               f"({name if lang == 'en' else f'{lang}/{name}'})" for lang in LANGUAGES)
+            links = " · ".join(
+                f"{t(lang, key)}{t(lang, 'colon')}[{md((hand_page(name, lang) or {}).get('title', name))}]"
+                f"({name if lang == 'en' else f'{lang}/{name}'})"
+                for lang in LANGUAGES
+            )
             lines += [f"    {links}", ""]
     for lang in LANGUAGES:
         lines.append("    " + md(t(lang, "landing_counts", parameters=len(data.registry.parameters),
                                    rulesets=len(data.rulesets), hand=len(data.hand), engine=len(data.engine))))
         lines.append("")
-    lines.append('    <p class="bt-fan">' + "".join(card_html(c) for c in ("JH", "9H", "AS", "TD", "KC", "QH")) + "</p>")
+    lines.append(
+        '    <p class="bt-fan">' + "".join(card_html(c) for c in ("JH", "9H", "AS", "TD", "KC", "QH")) + "</p>"
+    )
     lines.append("")
     lines.append("</div>")
     return "\n".join(lines) + "\n"
@@ -92,7 +122,17 @@ def _groups(parameters: Sequence[Parameter]) -> list[tuple[str, list[Parameter]]
 def topic_page(data: SiteData, lang: str, slug: str) -> str:
     path = f"{lang}/rules/{slug}.md"
     intro = topic_intro(slug, lang)
-    out = ["---", *search_boost("rules"), "---", "", f"# {md(topic_title(slug, lang))}", "", _lang_switch(path, lang), md(intro), ""]
+    out = [
+        "---",
+        *search_boost("rules"),
+        "---",
+        "",
+        f"# {md(topic_title(slug, lang))}",
+        "",
+        _lang_switch(path, lang),
+        md(intro),
+        "",
+    ]
     groups = _groups(data.parameters_of(slug))
     level = "###" if len(groups) > 1 else "##"
     for key, parameters in groups:
@@ -151,7 +191,12 @@ def sources_page(data: SiteData, lang: str) -> str:
             for source in sources:
                 cited.setdefault(source, []).append((parameter.id, value))
     for source_id, info in data.registry.sources.items():
-        out += [f"## {md(source_id)} {{#{source_id}}}", "", f'<p class="bt-name" translate="no"><b>{html.escape(str(info.get("title", source_id)))}</b></p>', ""]
+        out += [
+            f"## {md(source_id)} {{#{source_id}}}",
+            "",
+            f'<p class="bt-name" translate="no"><b>{html.escape(str(info.get("title", source_id)))}</b></p>',
+            "",
+        ]
         if info.get("url"):
             out += [f"<{info['url']}>", ""]
         uses = cited.get(source_id, [])

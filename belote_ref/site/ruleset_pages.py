@@ -5,12 +5,29 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.registry import Parameter
 from belote_ref.rules import Ruleset
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import search_boost, prose_md, in_repository, _lang_switch, _same, _source_links, code, label_md, label_of, md, param_page, rel, ruleset_description, ruleset_title, title_of
+from belote_ref.site.markup import (
+    _lang_switch,
+    _same,
+    _source_links,
+    code,
+    in_repository,
+    label_md,
+    label_of,
+    md,
+    param_page,
+    prose_md,
+    rel,
+    ruleset_description,
+    ruleset_title,
+    search_boost,
+    title_of,
+)
 from belote_ref.site.stories import fixture_link
 from belote_ref.site.wording import kind_name, lbl, t, topic_title
 
@@ -34,7 +51,15 @@ def _banner(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> list[str]
 
 def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     path = f"{lang}/rulesets/{ruleset.id}.md"
-    out = ["---", *search_boost("ruleset"), "---", "", f"# {md(ruleset_title(ruleset, lang))}", "", _lang_switch(path, lang)]
+    out = [
+        "---",
+        *search_boost("ruleset"),
+        "---",
+        "",
+        f"# {md(ruleset_title(ruleset, lang))}",
+        "",
+        _lang_switch(path, lang),
+    ]
     out += _banner(data, lang, path, ruleset)
     description = in_repository(ruleset_description(ruleset, lang))
     if description:
@@ -75,18 +100,21 @@ def departures_md(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> lis
     if ruleset.id != data.classic.id or not ruleset.sources:
         return []
     reference = ruleset.sources[0]
-    departs, silent = [], []
+    departs: list[Any] = []
+    silent: list[Any] = []
     for pid, parameter in data.registry.parameters.items():
         cited = parameter.sources_of(ruleset[pid])
         if reference in cited:
             continue
-        said = [value for value, sources in zip(parameter.values, parameter.sources, strict=True) if reference in sources]
+        said = [
+            value for value, sources in zip(parameter.values, parameter.sources, strict=True) if reference in sources
+        ]
         (departs if said else silent).append((pid, parameter, said, cited))
     link = _source_links(path, lang, [reference], data)
     out = [f"## {t(lang, 'departs_title', source=reference)}", "", t(lang, "departs_intro", source=link), ""]
     if departs:
-        out += [f"| {t(lang, 'parameter')} | {t(lang, 'departs_says', source=reference)} | "
-                f"{t(lang, 'departs_takes', ruleset=ruleset.id)} | {t(lang, 'departs_why')} |", "|---|---|---|---|"]
+        out += [(f"| {t(lang, 'parameter')} | {t(lang, 'departs_says', source=reference)} | "
+                 f"{t(lang, 'departs_takes', ruleset=ruleset.id)} | {t(lang, 'departs_why')} |"), "|---|---|---|---|"]
         for pid, parameter, said, cited in departs:
             out.append(f"| [{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))}) | "
                        + ", ".join(label_md(value, parameter, lang) for value in said)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from belote_ref.rules import Ruleset
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import search_boost, _same, label_of, md, rel, ruleset_title
+from belote_ref.site.markup import _same, label_of, md, rel, ruleset_title, search_boost
 from belote_ref.site.wording import t, topic_title
 
 __all__ = ["sheet_md", "sheet_page"]
@@ -20,9 +20,9 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     path = sheet_page(lang, ruleset)
     out = ["---", "hide: [navigation, toc]", *search_boost("sheet"), "---", "",
            f"# {md(t(lang, 'sheet_title', ruleset=ruleset_title(ruleset, lang)))}", "",
-           f'{md(t(lang, "sheet_meta", id=ruleset.id, version=ruleset.version))} · '
-           f'[{md(t(lang, "sheet_full"))}]({rel(path, f"{lang}/rulesets/{ruleset.id}.md")}) · '
-           f'<span class="bt-print-hint">{md(t(lang, "sheet_print"))}</span>', "{: .bt-sheet-meta }", "",
+           (f'{md(t(lang, "sheet_meta", id=ruleset.id, version=ruleset.version))} · '
+            f'[{md(t(lang, "sheet_full"))}]({rel(path, f"{lang}/rulesets/{ruleset.id}.md")}) · '
+            f'<span class="bt-print-hint">{md(t(lang, "sheet_print"))}</span>'), "{: .bt-sheet-meta }", "",
            '<div class="bt-sheet" markdown>', ""]
     for slug, _ in data.topics:
         parameters = [p for p in data.parameters_of(slug) if p.outcome]
@@ -32,7 +32,9 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
         for parameter in parameters:
             value = ruleset[parameter.id]
             changed = "" if _same(value, data.classic[parameter.id]) else ' class="bt-changed"'
-            out.append(f"<dt>{md(parameter.title_in(lang))}</dt><dd{changed}>{md(label_of(value, parameter, lang))}</dd>")
+            out.append(
+                f"<dt>{md(parameter.title_in(lang))}</dt><dd{changed}>{md(label_of(value, parameter, lang))}</dd>"
+            )
         out += ["</dl>", ""]
     out += ["</div>", "", f'<p class="bt-sheet-foot">{md(t(lang, "sheet_foot"))}</p>', ""]
     return "\n".join(out) + "\n"

@@ -94,7 +94,10 @@ def _story_legal_plays(lang: str, given: Mapping[str, Any], rules: Ruleset) -> l
 def _story_trick(lang: str, given: Mapping[str, Any], rules: Ruleset) -> list[str]:
     trick = given["trick"]
     leader = Seat.parse(str(trick["leader"]))
-    out = [t(lang, "story_trump", suit=suit_html(str(given["trump"]), lang)), _play_line(lang, leader, trick["cards"]) + "."]
+    out = [
+        t(lang, "story_trump", suit=suit_html(str(given["trump"]), lang)),
+        _play_line(lang, leader, trick["cards"]) + ".",
+    ]
     winner = _winner(rules, str(given["trump"]), leader, trick["cards"])
     if winner is not None:
         out.append(t(lang, "story_trick_won", seat=_seat(winner.name, lang)))

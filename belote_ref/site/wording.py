@@ -11,8 +11,23 @@ from typing import Any
 
 import yaml
 
-__all__ = ["LANGUAGES", "given_key", "group_title", "hand_page", "result_key", "kind_name", "kind_order", "lbl", "phrases", "seat_name", "suit_name", "t",
-           "topic_intro", "topic_title", "type_name"]
+__all__ = [
+    "LANGUAGES",
+    "given_key",
+    "group_title",
+    "hand_page",
+    "kind_name",
+    "kind_order",
+    "lbl",
+    "phrases",
+    "result_key",
+    "seat_name",
+    "suit_name",
+    "t",
+    "topic_intro",
+    "topic_title",
+    "type_name",
+]
 
 LANGUAGES = ("en", "fr")
 LOCALES = Path(__file__).resolve().parent / "locales"
