@@ -84,6 +84,7 @@ TRUMP_TOKENS: Final = ("S", "H", "D", "C", "SA", "TA")
 """The notation of a contract's trump, indexed by :class:`Trump`: a suit letter, ``SA`` or ``TA``."""
 
 
+# Trump repeats Suit's members and methods on purpose: a Suit serves wherever a Trump is expected.
 class Trump(enum.IntEnum):
     """The trump of a contract: a suit (``S H D C``, the values of :class:`Suit`), ``SA`` or ``TA``.
 

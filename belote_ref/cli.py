@@ -752,11 +752,8 @@ def build_parser() -> argparse.ArgumentParser:
     docs_commands = docs.add_subparsers(dest="docs_command", required=True, metavar="SUBCOMMAND")
     docs_build = docs_commands.add_parser("build", help="generate the pages and build the site (strict)")
     docs_build.add_argument("--out", default="site", metavar="DIR", help="where to write the site (default: site/)")
-    docs_build.add_argument(
-        "--config",
-        metavar="FILE",
-        help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml, else the package's)",
-    )
+    config_help = "the mkdocs.yml (default: the checkout's, else ./mkdocs.yml, else the package's)"
+    docs_build.add_argument("--config", metavar="FILE", help=config_help)
     docs_build.add_argument("--verbose", action="store_true", help="show MkDocs' progress messages")
     docs_build.add_argument(
         "--ruleset",
@@ -766,11 +763,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     docs_build.set_defaults(handler=cmd_docs_build)
     docs_serve = docs_commands.add_parser("serve", help="generate the pages and run mkdocs serve on them")
-    docs_serve.add_argument(
-        "--config",
-        metavar="FILE",
-        help="the mkdocs.yml (default: the checkout's, else ./mkdocs.yml, else the package's)",
-    )
+    docs_serve.add_argument("--config", metavar="FILE", help=config_help)
     docs_serve.add_argument("--dev-addr", metavar="HOST:PORT", help="address to serve on (default 127.0.0.1:8000)")
     docs_serve.add_argument(
         "--ruleset", action="append", metavar="FILE", help="repeatable: a house-rule file to publish"

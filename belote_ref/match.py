@@ -46,6 +46,7 @@ class Match:
     ended: bool = False
     winner: Team | None = None
 
+    # The keywords of score_deal, which it passes on, minus those the match supplies (pot, final_deal).
     def play_deal(
         self,
         *,

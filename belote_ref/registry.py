@@ -25,6 +25,7 @@ __all__ = [
     "Parameter",
     "Registry",
     "load_registry",
+    "parameter_tree",
     "ruleset_schema",
 ]
 
@@ -212,12 +213,8 @@ def value_schema(parameter: Parameter) -> dict[str, Any]:
     raise InternalError(f"unhandled parameter type {kind}")
 
 
-def ruleset_schema(registry: Registry | None = None) -> dict[str, Any]:
-    """The JSON Schema of a ruleset file, generated from the registry.
-
-    Parameters nest by their dotted id: ``scoring.capot.mode`` is ``scoring: {capot: {mode: ...}}``.
-    """
-    registry = registry or load_registry()
+def parameter_tree(registry: Registry) -> dict[str, Any]:
+    """The parameters nested by the parts of their id: ``{"scoring": {"capot": {"mode": parameter}}}``."""
     tree: dict[str, Any] = {}
     for parameter in registry.parameters.values():
         *parents, leaf = parameter.id.split(".")
@@ -225,6 +222,16 @@ def ruleset_schema(registry: Registry | None = None) -> dict[str, Any]:
         for part in parents:
             node = node.setdefault(part, {})
         node[leaf] = parameter
+    return tree
+
+
+def ruleset_schema(registry: Registry | None = None) -> dict[str, Any]:
+    """The JSON Schema of a ruleset file, generated from the registry.
+
+    Parameters nest by their dotted id: ``scoring.capot.mode`` is ``scoring: {capot: {mode: ...}}``.
+    """
+    registry = registry or load_registry()
+    tree = parameter_tree(registry)
 
     def to_schema(node: dict[str, Any], prefix: str) -> dict[str, Any]:
         properties: dict[str, Any] = {}

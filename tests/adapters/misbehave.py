@@ -53,6 +53,7 @@ def raw(data: bytes) -> None:
     sys.stdout.buffer.flush()
 
 
+# The JSON-lines loop again, on purpose: a test adapter stands alone, as another engine's would.
 def main() -> int:
     mode, _, nth = sys.argv[1].partition(":")
     bad_run = int(nth) if nth else 2

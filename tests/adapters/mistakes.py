@@ -83,6 +83,7 @@ def legal_plays_eight_as_seven(message: dict[str, Any]) -> dict[str, Any] | None
     return answer(message)
 
 
+# The JSON-lines loop again, on purpose: a test adapter stands alone, as another engine's would.
 def main() -> int:
     mode = sys.argv[1]
     for line in sys.stdin:

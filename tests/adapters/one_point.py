@@ -82,6 +82,7 @@ def turned_to_dealer(message: dict[str, Any]) -> dict[str, Any] | None:
     return reply
 
 
+# The JSON-lines loop again, on purpose: a test adapter stands alone, as another engine's would.
 def main() -> int:
     mode = sys.argv[1]
     for line in sys.stdin:

@@ -212,6 +212,7 @@ def answer(message: dict[str, Any]) -> dict[str, Any] | None:
         return {"seq": seq, "errored": True, "message": f"{type(error).__name__}: {error}"}
 
 
+# The JSON-lines loop of every adapter, on purpose: an adapter must not import belote_ref.
 def main() -> int:
     for line in sys.stdin:
         if not line.strip():
