@@ -9,8 +9,7 @@ CardSet('7H QH')
 from belote_ref.announcements import Combination, Declaration, announcement_points, combinations, make_combination
 from belote_ref.cards import CARDS, DECK, Card, CardSet, Rank, Seat, Suit, Team, format_cards, parse_card, parse_cards
 from belote_ref.deal import Auction, AuctionStatus, DealState, Phase, complete_hands, deal_first_hands, run_auction
-# The errors again, as errors.py lists them: the whole hierarchy is importable from the top.
-from belote_ref.errors import (
+from belote_ref.errors import (  # the errors again, as errors.py lists them: all importable from the top
     BeloteRefError,
     Diagnostic,
     IllegalActionError,
