@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from belote_ref.site.api_page import api_page
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.downloads import download_files, downloads_page
 from belote_ref.site.fixture_pages import examples_page, fixture_md, regression_page
@@ -49,6 +50,7 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ())
         pages[f"{lang}/downloads.md"] = downloads_page(data, lang, files)
         for fixture in data.hand:
             pages[f"{lang}/fixtures/{fixture.id}.md"] = fixture_md(data, lang, fixture)
+    pages["en/api.md"] = api_page("en")
     for name in hand_pages:
         summary = hand_page(name, "fr")
         if summary:
@@ -77,5 +79,7 @@ def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]
         section.append({t(lang, "implementations"): f"{lang}/implementations.md"})
         section.append({t(lang, "sources"): f"{lang}/sources.md"})
         section.append({t(lang, "downloads"): f"{lang}/downloads.md"})
+        if f"{lang}/api.md" in pages:
+            section.append({t(lang, "api"): f"{lang}/api.md"})
         nav.append({t(lang, "lang_name"): section})
     return nav
