@@ -24,6 +24,7 @@ from belote_ref.errors import NotationError
 
 __all__ = [
     "CARDS",
+    "CARDSET_FROM_MASK",
     "DECK",
     "RANK_LETTERS",
     "SEATS",
@@ -420,6 +421,11 @@ class CardSet(Set[Card]):
 
 _new_object = object.__new__
 _set_mask = CardSet.__dict__["mask"].__set__
+
+
+#: The two steps of :func:`cardset_of_mask`, for a hot path that cannot afford the call: a new
+#: CardSet object, then its mask set.
+CARDSET_FROM_MASK: Final = (_new_object, _set_mask)
 
 
 def cardset_of_mask(mask: int) -> CardSet:

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Final
 
-from belote_ref.cards import CARDS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump, cardset_of_mask
+from belote_ref.cards import CARDS, CARDSET_FROM_MASK, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump
 from belote_ref.errors import InternalError, TrickError
 from belote_ref.playtables import RULE_TA_MUST_HEAD, trump_mask
 from belote_ref.playtables import PlayPolicy as _PlayPolicy
@@ -205,6 +205,11 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
     return trumps
 
 
+# The hottest call of a simulation: it builds its result as cards.cardset_of_mask does, without the
+# extra call (5% of legal_plays).
+_new_cardset, _set_cardset_mask = CARDSET_FROM_MASK
+
+
 def legal_plays(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: Trick) -> CardSet:
     """The cards of ``hand`` that may be played to ``trick``, by the ladder of FFB-B16 §5.2.
 
@@ -235,7 +240,9 @@ def legal_plays(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: Trick
     cards = trick.cards
     if len(cards) > 3:
         raise TrickError(f"the trick is complete: {' '.join(str(c) for c in cards)}")
-    return cardset_of_mask(legal_mask(rules, trump, hand.mask, trick.leader, cards))
+    result = _new_cardset(CardSet)
+    _set_cardset_mask(result, legal_mask(rules, trump, hand.mask, trick.leader, cards))
+    return result
 
 
 # -------------------------------------------------------------------------- the readable ladder
