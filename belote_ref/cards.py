@@ -280,10 +280,8 @@ class CardSet(Set[Card]):
         else:
             mask = 0
             for item in cards:
-                card: object = parse_card(item) if isinstance(item, str) else item
-                if not isinstance(card, int) or not 0 <= card < 32:
-                    raise NotationError(f"not a card: {card!r} (expected an int from 0 to 31 or a token like 'JH')")
-                mask |= 1 << card
+                # A Card is always in range: only other items need a look (the engine passes Cards).
+                mask |= 1 << (item if item.__class__ is Card else _card_of(item))
         if not 0 <= mask < 1 << 32:
             raise NotationError(f"card mask out of range: {mask:#x}", code="bad_card_mask")
         object.__setattr__(self, "mask", mask)
@@ -302,7 +300,10 @@ class CardSet(Set[Card]):
     @classmethod
     def parse(cls, tokens: str | Iterable[str]) -> CardSet:
         """Parse ``"7H QH KD"`` or ``["7H", "QH"]``; raise :class:`NotationError` on a bad token."""
-        return cls(parse_cards(tokens))
+        mask = 0
+        for card in parse_cards(tokens):
+            mask |= 1 << card
+        return cardset_of_mask(mask)
 
     @classmethod
     def suit(cls, suit: Suit | int) -> CardSet:
@@ -417,6 +418,14 @@ class CardSet(Set[Card]):
 
     def __repr__(self) -> str:
         return f"CardSet({str(self)!r})"
+
+
+def _card_of(item: object) -> int:
+    """The card index of a token or an int; :class:`NotationError` for anything else."""
+    card = parse_card(item) if isinstance(item, str) else item
+    if not isinstance(card, int) or not 0 <= card < 32:
+        raise NotationError(f"not a card: {card!r} (expected an int from 0 to 31 or a token like 'JH')")
+    return card
 
 
 _new_object = object.__new__
