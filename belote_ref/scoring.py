@@ -14,7 +14,7 @@
 :func:`score_deal` follows FFB-B16 §7, §9.2 and §10 and the sources the registry cites for each
 ``scoring.*`` and ``belote.*`` value, driven only by the compiled
 :class:`~belote_ref.rules.Ruleset`: every number (the 162 of a deal, 82, 92, 250, 252, 160) is
-read from ``rules[...]`` or derived from the point tables, never written in this module, and no
+read from the ruleset (``rules.scoring...``) or derived from the point tables, never written in this module, and no
 branch looks at a ruleset id.
 
 The result is itemised: :attr:`DealScore.lines` lists every amount written on the score sheet
@@ -151,7 +151,7 @@ def deal_total(rules: Ruleset, trump: Suit | Trump) -> int:
     scale = rules.scale[trump]
     if scale is not None:
         return scale[0]
-    return sum(rules.points[trump]) + int(rules["scoring.last_trick_bonus"])
+    return sum(rules.points[trump]) + int(rules.scoring.last_trick_bonus)
 
 
 def _convert(points: int, scale: tuple[int, int, str]) -> int:
@@ -351,7 +351,7 @@ def _check_declarations(
     or two carrés; between a carré and a sequence only with ``announcements.card_reuse:
     allowed``).
     """
-    if declarations and not rules["announcements.enabled"]:
+    if declarations and not rules.announcements.enabled:
         raise InconsistentDealError(
             "announcements are not played in this ruleset (announcements.enabled is false)",
             code="bad_announcement",
@@ -390,14 +390,14 @@ def _check_declarations(
             if not shared:
                 continue
             reuse_allowed = (
-                rules["announcements.card_reuse"] == "allowed"
+                rules.announcements.card_reuse == "allowed"
                 and earlier.combination.is_sequence != checked.is_sequence
             )
             if not reuse_allowed:
                 raise InconsistentDealError(
                     f"declaration {index + 1} ({checked.kind} {checked.cards}) reuses {shared} of an earlier "
                     f"declaration ({earlier.combination.kind} {earlier.combination.cards}); "
-                    f"announcements.card_reuse is {rules['announcements.card_reuse']}",
+                    f"announcements.card_reuse is {rules.announcements.card_reuse}",
                     code="bad_announcement",
                     index=index,
                 )
@@ -542,42 +542,42 @@ def score_deal(
         raw[winner.team] += table[first] + table[second] + table[third] + table[fourth]
     last_team = winners[-1].team
     capot = winners[0].team if all(winner.team is winners[0].team for winner in winners) else None
-    bonus = rules["scoring.last_trick_bonus"]
+    bonus = rules.scoring.last_trick_bonus
     scale = rules.scale[trump]
     card_points = dict(raw)
     if capot is None:
         card_points[last_team] += bonus
         if scale is not None:
             card_points = {team: _convert(card_points[team], scale) for team in _TEAMS}
-    elif rules["scoring.capot.mode"] == "raised_last_trick":
+    elif rules.scoring.capot.mode == "raised_last_trick":
         # Converted, the sweeping team holds the whole converted deal; the capot then raises its
         # last-trick bonus as at a suit contract (162 - 10 + 100 = 252).
         whole = raw[capot] + bonus if scale is None else _convert(raw[capot] + bonus, scale)
-        card_points[capot] = whole - bonus + rules["scoring.capot.last_trick_bonus"]
+        card_points[capot] = whole - bonus + rules.scoring.capot.last_trick_bonus
     else:
-        card_points[capot] = rules["scoring.capot.value"]
+        card_points[capot] = rules.scoring.capot.value
         card_points[capot.other] = 0
 
     # 2. Belote (one per belote suit of the contract: the trump suit, none at SA, each suit at TA).
-    credited = _belote_holders(rules, trump, plays) if rules["belote.announcement"] == "automatic" else announced
+    credited = _belote_holders(rules, trump, plays) if rules.belote.announcement == "automatic" else announced
     several = len(rules.belote_suits[trump]) > 1
     belote_teams: dict[Suit, Team] = {}
     notes = []
     for suit, seat in sorted(credited.items()):
         where = f" in {suit.letter}" if several else ""
         notes.append(f"{seat.name}{where}")
-        if rules["belote.king_first"] and (
+        if rules.belote.king_first and (
                 plays[Card.of(Rank.QUEEN, suit)].position < plays[Card.of(Rank.KING, suit)].position):
             what = "trumps" if not several else suit.letter
             sheet.add(seat.team, 0, "belote.king_first",
                       f"belote of {seat.name}{where} not credited: the queen of {what} was played before the king")
         else:
             belote_teams[suit] = seat.team
-    bel = {team: rules["belote.value"] * sum(1 for t in belote_teams.values() if t is team) for team in _TEAMS}
+    bel = {team: rules.belote.value * sum(1 for t in belote_teams.values() if t is team) for team in _TEAMS}
     belote_note = ""
     if credited:
         belote_note = f"belote-rebelote of {', '.join(notes)}"
-        if rules["belote.announcement"] == "automatic":
+        if rules.belote.announcement == "automatic":
             belote_note += " (credited automatically, belote.announcement automatic)"
     belote_result: Team | dict[Suit, Team] | None
     if several:
@@ -587,7 +587,7 @@ def score_deal(
 
     # 3. Announcements.
     ann = {team: 0 for team in _TEAMS}
-    if rules["announcements.enabled"] and declarations:
+    if rules.announcements.enabled and declarations:
         scored = announcement_points(rules, trump, declarations, eldest)
         for team in _TEAMS:
             ann[team] = scored.get(team, 0)
@@ -665,15 +665,15 @@ def _contract(
             f"capot by the {'takers' if made else 'defenders'} ({capot.value}): contract {'made' if made else 'down'}",
         )
         return "made" if made else "down"
-    if rules["scoring.contract.test"] == "card_threshold":
-        threshold = rules["scoring.contract.card_threshold"]
+    if rules.scoring.contract.test == "card_threshold":
+        threshold = rules.scoring.contract.card_threshold
         made = card_points[takers] >= threshold
         sheet.add(takers, 0, "scoring.contract.card_threshold",
                   f"takers' card points {card_points[takers]} {'>=' if made else '<'} {threshold}: "
                   f"contract {'made' if made else 'down'}")
         return "made" if made else "down"
-    count_belote = rules["scoring.contract.count_belote"]
-    count_ann = rules["scoring.contract.count_announcements"]
+    count_belote = rules.scoring.contract.count_belote
+    count_ann = rules.scoring.contract.count_announcements
 
     def counted(team: Team) -> tuple[int, str]:
         parts = [f"{card_points[team]} cards"]
@@ -694,7 +694,7 @@ def _contract(
         sheet.add(takers, 0, "scoring.contract.test",
                   f"compare_totals: {comparison}: contract {'made' if made else 'down'}")
         return "made" if made else "down"
-    on_tie = rules["scoring.contract.on_tie"]
+    on_tie = rules.scoring.contract.on_tie
     outcome = _ON_TIE[on_tie]
     sheet.add(takers, 0, "scoring.contract.on_tie", f"compare_totals tie: {comparison}: on_tie {on_tie} -> {outcome}")
     return outcome
@@ -721,19 +721,19 @@ class _Context:
         one converted line when the contract's points are converted)."""
         rules, sheet = self.rules, self.sheet
         scale = rules.scale[self.trump]
-        bonus = rules["scoring.last_trick_bonus"]
+        bonus = rules.scoring.last_trick_bonus
         if self.capot is team:
-            if rules["scoring.capot.mode"] == "raised_last_trick":
+            if rules.scoring.capot.mode == "raised_last_trick":
                 whole = f"{self.raw[team]} card points"
                 if scale is not None:
                     whole = (f"{self.raw[team]} card points + {bonus} = {self.raw[team] + bonus} converted to "
                              f"{_convert(self.raw[team] + bonus, scale)} (tout_atout.scale_to) - {bonus}")
                 sheet.add(team, self.card_points[team], "scoring.capot.mode",
                           f"capot (raised_last_trick): {whole} + "
-                          f"{rules['scoring.capot.last_trick_bonus']} (scoring.capot.last_trick_bonus)")
+                          f"{rules.scoring.capot.last_trick_bonus} (scoring.capot.last_trick_bonus)")
             else:
                 sheet.add(team, self.card_points[team], "scoring.capot.mode",
-                          f"capot (flat): scoring.capot.value {rules['scoring.capot.value']}")
+                          f"capot (flat): scoring.capot.value {rules.scoring.capot.value}")
             return
         if scale is not None and self.capot is None:
             target, raw_total, rounding = scale
@@ -791,7 +791,7 @@ def _score_capot_by_takers(ctx: _Context) -> None:
     ctx.total(takers)
     loser_ann = ctx.ann[defenders]
     if loser_ann:
-        mode = rules["scoring.capot.loser_announcements"]
+        mode = rules.scoring.capot.loser_announcements
         if mode == "transfer_to_winner":
             sheet.add(takers, loser_ann, "scoring.capot.loser_announcements",
                       f"the swept defenders' announcements ({loser_ann}) pass to the takers")
@@ -802,7 +802,7 @@ def _score_capot_by_takers(ctx: _Context) -> None:
             sheet.add(defenders, 0, "scoring.capot.loser_announcements",
                       f"the swept defenders' announcements ({loser_ann}) are void")
     if ctx.bel[defenders]:
-        if rules["belote.on_capot_against_holder"] == "kept":
+        if rules.belote.on_capot_against_holder == "kept":
             ctx.belote(defenders, "kept by the swept holder (belote.on_capot_against_holder kept)")
         else:
             sheet.add(defenders, 0, "belote.on_capot_against_holder",
@@ -826,7 +826,7 @@ def _chute_announcements(ctx: _Context, *, takers_lost_by_capot: bool) -> None:
     if takers_lost_by_capot:
         sheet.add(takers, 0, "scoring.capot.loser_announcements",
                   f"the swept takers' announcements ({taker_ann}) are void")
-    elif rules["scoring.chute.announcements"] == "all_to_defenders":
+    elif rules.scoring.chute.announcements == "all_to_defenders":
         sheet.add(defenders, taker_ann, "scoring.chute.announcements",
                   f"the takers' announcements ({taker_ann}) go to the defenders on a chute")
     else:
@@ -846,14 +846,14 @@ def _takers_belote_on_chute(ctx: _Context, *, swept: bool) -> None:
     points = ctx.bel[takers]
     if not points:
         return
-    mode = rules["belote.on_chute"]
+    mode = rules.belote.on_chute
     if mode == "to_defenders":
         sheet.add(
             defenders, points, "belote.on_chute", f"{ctx.belote_note}: passes to the defenders on a chute (prenable)"
         )
     elif mode == "void":
         sheet.add(takers, 0, "belote.on_chute", f"{ctx.belote_note}: lost on a chute")
-    elif swept and rules["belote.on_capot_against_holder"] == "lost":
+    elif swept and rules.belote.on_capot_against_holder == "lost":
         sheet.add(takers, 0, "belote.on_capot_against_holder", f"{ctx.belote_note}: lost by the swept holder")
     else:
         ctx.belote(takers, "kept by its holder on a chute (belote.on_chute kept_by_holder)")
@@ -870,7 +870,7 @@ def _score_down(ctx: _Context) -> None:
     """
     rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
     sheet.add(takers, 0, "scoring.chute.base", "the takers are down (dedans): no card points")
-    sheet.add(defenders, rules["scoring.chute.base"], "scoring.chute.base", "chute: the defenders score the base")
+    sheet.add(defenders, rules.scoring.chute.base, "scoring.chute.base", "chute: the defenders score the base")
     _chute_announcements(ctx, takers_lost_by_capot=False)
     ctx.belote(defenders)
     _takers_belote_on_chute(ctx, swept=False)
@@ -887,16 +887,16 @@ def _score_capot_by_defenders(ctx: _Context) -> None:
     keeps it with its holder, ``belote.on_capot_against_holder`` decides kept or lost.
     """
     rules, sheet, defenders = ctx.rules, ctx.sheet, ctx.defenders
-    if rules["scoring.capot.defenders_earn_bonus"]:
+    if rules.scoring.capot.defenders_earn_bonus:
         sheet.add(defenders, ctx.card_points[defenders], "scoring.capot.defenders_earn_bonus",
                   f"the defenders sweep the takers and score the capot value {ctx.card_points[defenders]} "
-                  f"(scoring.capot.mode {rules['scoring.capot.mode']})")
+                  f"(scoring.capot.mode {rules.scoring.capot.mode})")
     else:
-        sheet.add(defenders, rules["scoring.chute.base"], "scoring.chute.base",
+        sheet.add(defenders, rules.scoring.chute.base, "scoring.chute.base",
                   "the defenders sweep the takers but score only the chute base "
                   "(scoring.capot.defenders_earn_bonus false)")
     _chute_announcements(
-        ctx, takers_lost_by_capot=rules["scoring.capot.loser_announcements"] == "void"
+        ctx, takers_lost_by_capot=rules.scoring.capot.loser_announcements == "void"
     )
     ctx.belote(defenders)
     _takers_belote_on_chute(ctx, swept=True)
@@ -915,13 +915,13 @@ def _score_litige(ctx: _Context, pot_in: int, final_deal: bool) -> int:
     """
     rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
     ctx.total(defenders)
-    if final_deal and rules["scoring.litige.on_final_deal"] == "each_scores_own":
+    if final_deal and rules.scoring.litige.on_final_deal == "each_scores_own":
         sheet.add(takers, 0, "scoring.litige.on_final_deal",
                   "litige on the final deal: each side scores its own total, nothing goes into the pot")
         ctx.total(takers)
         return pot_in
     held = ctx.card_points[takers] + ctx.ann[takers] + ctx.bel[takers]
-    if ctx.bel[takers] and rules["scoring.litige.belote"] == "excluded_kept_by_holder":
+    if ctx.bel[takers] and rules.scoring.litige.belote == "excluded_kept_by_holder":
         held -= ctx.bel[takers]
         sheet.add(takers, ctx.bel[takers], "scoring.litige.belote",
                   f"{ctx.belote_note}: scored by the takers at once, not put in the pot (excluded_kept_by_holder)")
@@ -943,10 +943,10 @@ def _round(
     otherwise rounds each side half-up. Skipped on the final deal when
     ``scoring.rounding.final_deal_exact``. Each change is a ``scoring.rounding.mode`` line.
     """
-    mode = rules["scoring.rounding.mode"]
+    mode = rules.scoring.rounding.mode
     if mode == "none":
         return
-    if final_deal and rules["scoring.rounding.final_deal_exact"]:
+    if final_deal and rules.scoring.rounding.final_deal_exact:
         sheet.add(takers, 0, "scoring.rounding.final_deal_exact", "final deal of the match: scored without rounding")
         return
     score = sheet.score
