@@ -20,9 +20,14 @@ from hypothesis import strategies as st
 
 from belote_ref.cli import main
 from belote_ref.conformance.fuzz import FuzzOptions, FuzzOutcome, fuzz
-from belote_ref.conformance.fuzz_report import report_lines, write_findings
 from belote_ref.conformance.fuzz_generate import GENERATORS, situation_rng
-from belote_ref.conformance.fuzz_shrink import Candidate, reference_answer, shrink, simpler_givens
+from belote_ref.conformance.fuzz_report import report_lines, write_findings
+from belote_ref.conformance.fuzz_shrink import (
+    Candidate,
+    reference_answer,
+    shrink,
+    simpler_givens,
+)
 from belote_ref.protocol import KINDS
 from belote_ref.rules import find_ruleset, shipped_rulesets
 

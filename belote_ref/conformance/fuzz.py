@@ -49,8 +49,19 @@ from typing import Any
 from belote_ref.conformance.adapter import AdapterFailure
 from belote_ref.conformance.applicability import ANY, Claims, departures
 from belote_ref.conformance.corpus import Fixture
-from belote_ref.conformance.fuzz_jobs import KeptAdapter, Workers, queue_report
-from belote_ref.conformance.fuzz_generate import GENERATORS, random_parameters, situation_rng
+from belote_ref.conformance.fuzz_generate import (
+    GENERATORS,
+    block_rng,
+    random_parameters,
+    situation_rng,
+)
+from belote_ref.conformance.fuzz_jobs import (
+    KeptAdapter,
+    Workers,
+    close_adapter,
+    keep_adapter,
+    queue_report,
+)
 from belote_ref.conformance.fuzz_shrink import (
     Candidate,
     compile_ruleset,
@@ -81,8 +92,10 @@ DISAGREEING = ("fail", "error", "crash", "timeout")
 VARY_PROBABILITY = 0.5
 """The chance that a situation's ruleset is one of the run's varied rulesets rather than a base one."""
 
-VARIED_RULESETS = 48
-"""How many varied rulesets (claimed parameters set to random claimed values) a run draws."""
+BLOCK = 64
+"""Situations drawn under one ruleset: situations ``64 b`` to ``64 b + 63`` form block ``b``, whose
+ruleset is drawn once from the seed and ``b``. Runs of one ruleset let the adapter and the engine
+compile it once per block instead of once per situation, and a shard draws whole blocks."""
 
 
 class FuzzError(BeloteRefError):
@@ -178,8 +191,12 @@ class Plan:
         if not self.kinds:
             raise FuzzError(f"the adapter supports none of the kinds asked ({', '.join(wanted)}); "
                             f"it declares: {', '.join(sorted(self.claims.kinds)) or 'none'}")
+        self.bases: list[Ruleset]
         if options.rulesets:
-            self.bases = [compile_ruleset(params, ruleset_id) for ruleset_id, params in options.rulesets]
+            compiled = [compile_ruleset(params, ruleset_id) for ruleset_id, params in options.rulesets]
+            self.bases = [rules for rules in compiled if rules is not None]
+            if not self.bases:
+                raise FuzzError("none of the rulesets asked can be compiled")
         else:
             covered = [rid for rid, missing in departures(self.claims).items() if not missing]
             self.bases = [find_ruleset(rid) for rid in covered or shipped_rulesets()]
@@ -197,31 +214,32 @@ class Plan:
                     self.choices.append((parameter_id, values))
         self._unclaimed: dict[int, tuple[Ruleset, list[str]]] = {}
         self._announcing: dict[int, tuple[Ruleset, Ruleset | None]] = {}
-        self.variants = self._varied_rulesets(options.seed)
-
-    def _varied_rulesets(self, seed: int) -> list[Ruleset]:
-        """The run's varied rulesets: :data:`VARIED_RULESETS` of the bases with one to eight claimed
-        parameters set to random claimed values, drawn from the seed. A fixed set (rather than new
-        values for every situation) keeps the adapter's and the engine's compiled rulesets few."""
-        if not self.choices:
-            return []
-        rng = situation_rng(seed, -1)
-        varied = []
-        for number in range(1, VARIED_RULESETS + 1):
-            base = rng.choice(self.bases)
-            rules = compile_ruleset(random_parameters(rng, base.params, self.choices, most=8), f"fuzz-{number}")
-            if rules is not None:
-                varied.append(rules)
-        return varied
+        self._block: tuple[int, int, Ruleset | None] = (-1, -1, None)
 
     @property
     def ruleset_ids(self) -> list[str]:
-        return [ruleset.id for ruleset in self.bases if ruleset is not None]
+        return [ruleset.id for ruleset in self.bases]
 
-    def ruleset_for(self, kind: str, rng: Any) -> Ruleset | None:
-        """A ruleset for one situation: a base ruleset, or (half of the time, when the adapter
-        declares parameters) one of the run's varied rulesets."""
-        rules = rng.choice(self.variants) if self.variants and rng.random() < VARY_PROBABILITY else rng.choice(self.bases)
+    def block_ruleset(self, seed: int, block: int) -> Ruleset:
+        """The ruleset of ``block``: a base ruleset, or (half of the time, when the adapter declares
+        parameters) a base with one to eight claimed parameters set to random claimed values
+        (its id ``fuzz-<block>``), drawn from the seed and the block alone."""
+        if self._block[:2] == (seed, block) and self._block[2] is not None:
+            return self._block[2]
+        rng = block_rng(seed, block)
+        rules = rng.choice(self.bases)
+        if self.choices and rng.random() < VARY_PROBABILITY:
+            for _ in range(8):  # a combination the registry refuses is drawn again
+                varied = compile_ruleset(random_parameters(rng, rules.params, self.choices, most=8), f"fuzz-{block}")
+                if varied is not None:
+                    rules = varied
+                    break
+        self._block = (seed, block, rules)
+        return rules
+
+    def ruleset_for(self, kind: str, seed: int, index: int) -> Ruleset | None:
+        """The ruleset of situation ``index``: its block's, with announcements played for that kind."""
+        rules = self.block_ruleset(seed, index // BLOCK)
         if kind == "announcements" and not rules.params["announcements.enabled"]:
             return self._with_announcements(rules)
         return rules
@@ -278,13 +296,17 @@ def _send(adapter: KeptAdapter, cases: Sequence[Case], timeout: float) -> list[C
 
 
 def _indices(shard: int, jobs: int, options: FuzzOptions) -> Iterator[int]:
-    index = shard
+    """The situations of shard ``shard`` of ``jobs``: those of blocks ``shard``, ``shard + jobs``, ..."""
+    block = shard
     deadline = time.monotonic() + options.seconds if options.seconds else None
-    while options.budget is None or index < options.budget:
-        if deadline is not None and time.monotonic() >= deadline:
-            return
-        yield index
-        index += jobs
+    while options.budget is None or block * BLOCK < options.budget:
+        for index in range(block * BLOCK, block * BLOCK + BLOCK):
+            if options.budget is not None and index >= options.budget:
+                return
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+            yield index
+        block += jobs
 
 
 def run_shard(options: FuzzOptions, shard: int, jobs: int,
@@ -292,7 +314,7 @@ def run_shard(options: FuzzOptions, shard: int, jobs: int,
     """Draw and send this shard's situations (``shard``, ``shard + jobs``, ...) and collect the
     disagreements. ``report(situations, disagreements)`` is called after each batch with the increments."""
     result = ShardResult(counts={"situations": 0, "sent": 0, "agree": 0, "disagree": 0, "n/a": 0, "skip": 0})
-    adapter = KeptAdapter(options.impl, options.timeout)
+    adapter = keep_adapter(options.impl, options.timeout)
     drawn = {"situations": 0, "n/a": 0}
     try:
         result.hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
@@ -309,7 +331,7 @@ def run_shard(options: FuzzOptions, shard: int, jobs: int,
     except FuzzError as error:
         result.failure = str(error)
     finally:
-        adapter.close()
+        close_adapter(adapter)
     result.counts.update(drawn)
     return result
 
@@ -362,11 +384,13 @@ def _draw_batch(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str,
     for index in indices:
         counts["situations"] += 1
         kind = plan.kinds[index % len(plan.kinds)]
+        rules = plan.ruleset_for(kind, seed, index)
         rng = situation_rng(seed, index)
-        rules = plan.ruleset_for(kind, rng)
         given = GENERATORS[kind](rng, rules) if rules is not None else None
-        sendable, expected = plan.answer_if_sendable(kind, given, rules) if given is not None and rules else (False, None)
-        if not sendable:
+        sendable, expected = (False, None)
+        if given is not None and rules is not None:
+            sendable, expected = plan.answer_if_sendable(kind, given, rules)
+        if not sendable or given is None or rules is None:
             counts["n/a"] += 1
             continue
         batch.append(_case(index, kind, given, rules, expected))
@@ -395,7 +419,7 @@ def _count(result: ShardResult, case_result: CaseResult) -> None:
 def shrink_shard(options: FuzzOptions, disagreements: Sequence[Disagreement],
                  report: Callable[[int, int], None] | None = None) -> list[Disagreement]:
     """Shrink each disagreement (in order) with one adapter; ``report(1, 0)`` after each."""
-    adapter = KeptAdapter(options.impl, options.timeout)
+    adapter = keep_adapter(options.impl, options.timeout)
     shrunk = []
     try:
         try:
@@ -408,7 +432,7 @@ def shrink_shard(options: FuzzOptions, disagreements: Sequence[Disagreement],
             if report is not None:
                 report(1, 0)
     finally:
-        adapter.close()
+        close_adapter(adapter)
     return shrunk
 
 

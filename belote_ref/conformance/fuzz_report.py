@@ -95,8 +95,8 @@ class FuzzProgress:
 def summary_lines(outcome: FuzzOutcome) -> list[str]:
     """The lines printed at the end of a run."""
     counts = outcome.counts
-    lines = [f"{counts['situations']} situations: {counts['sent']} sent, {counts['agree']} agree, "
-             f"{counts['disagree']} disagree, {counts['n/a']} not applicable, {counts['skip']} skipped"]
+    lines = [(f"{counts['situations']} situations: {counts['sent']} sent, {counts['agree']} agree, "
+              f"{counts['disagree']} disagree, {counts['n/a']} not applicable, {counts['skip']} skipped")]
     for finding in outcome.findings:
         found = finding.disagreement
         what = "; ".join(found.differences) if found.outcome == "fail" else f"{found.outcome}: {found.message}"
