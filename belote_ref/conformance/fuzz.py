@@ -280,11 +280,14 @@ class Plan:
         return True, answer
 
 
+_NO_FILE = Path("<fuzz>")
+
+
 def _case(index: int, kind: str, given: Mapping[str, Any], rules: Ruleset, expected: Any) -> Case:
     """A runner case around a synthetic fixture (its ``rules`` empty: applicability is settled here)."""
     data = {"id": f"fuzz.{index}", "kind": kind, "title": "fuzz situation", "rules": [], "provenance": "engine",
             "given": given, "expect": [{"result": expected}]}
-    return Case(Fixture(Path("<fuzz>"), data), rules, expected)
+    return Case(Fixture(_NO_FILE, data), rules, expected)
 
 
 # ------------------------------------------------------------------------------------- shards

@@ -34,6 +34,7 @@ __all__ = ["GENERATORS", "block_rng", "random_parameters", "score_given_of", "si
 SUITS = "SHDC"
 RANKS = "789TJQKA"
 CARD_TOKENS = tuple(str(card) for card in CARDS)
+SUIT_TOKENS = {suit: tuple(card for card in CARD_TOKENS if card[1] == suit) for suit in SUITS}
 CALL_TOKENS = ("pass", "take", "S", "H", "D", "C")
 
 TRUMP_BIAS = 0.4
@@ -70,11 +71,17 @@ def _seat_after(seat: str, steps: int) -> str:
 
 def _draw_cards(rng: random.Random, count: int, trump: str, taken: set[str]) -> list[str]:
     """``count`` distinct cards not in ``taken`` (which grows), trumps drawn with :data:`TRUMP_BIAS`."""
-    drawn = []
-    for _ in range(count):
-        pool = [c for c in CARD_TOKENS if c not in taken]
-        trumps = [c for c in pool if c[1] == trump]
-        card = rng.choice(trumps) if trumps and rng.random() < TRUMP_BIAS else rng.choice(pool)
+    drawn: list[str] = []
+    trumps = [card for card in SUIT_TOKENS[trump] if card not in taken]
+    while len(drawn) < count:
+        if trumps and rng.random() < TRUMP_BIAS:
+            card = trumps.pop(rng.randrange(len(trumps)))
+        else:
+            card = CARD_TOKENS[rng.randrange(32)]
+            if card in taken:
+                continue  # drawn again: uniform over the cards left, without building their list
+            if card[1] == trump:
+                trumps.remove(card)
         taken.add(card)
         drawn.append(card)
     return drawn

@@ -100,8 +100,10 @@ class KeptSubprocessAdapter(SubprocessAdapter):
 
     def send(self, message: Mapping[str, Any]) -> int:
         data = self.encoder.encode(message)
-        if data is None or self.process is None or self.process.poll() is not None:
-            return super().send(message)  # the general path, which also says why a dead adapter cannot be sent to
+        # The general path also says why a dead adapter cannot be sent to. An exit not yet seen here
+        # (no poll: a system call per message) is seen by the reader, and the reply owed is a crash.
+        if data is None or self.process is None or self.process.returncode is not None:
+            return super().send(message)
         self._outbox.put(data)
         return len(data)
 
