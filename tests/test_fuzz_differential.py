@@ -29,7 +29,7 @@ from belote_ref.conformance.fuzz_shrink import (
     simpler_givens,
 )
 from belote_ref.protocol import KINDS
-from belote_ref.rules import find_ruleset, shipped_rulesets
+from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
 
 ADAPTERS = Path(__file__).resolve().parent / "adapters"
 SEED = 2026
@@ -231,7 +231,11 @@ def test_every_generated_situation_is_answered_by_the_reference(seed: int, index
     situation = GENERATORS[kind](situation_rng(seed, index), rules)
     if situation is None:
         return
-    assert isinstance(reference_answer(kind, situation, rules), dict)
+    answer = reference_answer(kind, situation, rules)
+    assert isinstance(answer, dict)
+    if kind in ("score", "replay", "match", "play"):
+        # Whole deals are legal deals, played the short way or not: the reference never rejects one.
+        assert "rejected" not in json.dumps(answer), answer
     # The same seed and index draw the same situation.
     assert GENERATORS[kind](situation_rng(seed, index), rules) == situation
     for simpler in simpler_givens(kind, situation):
@@ -256,3 +260,27 @@ def test_shrinking_keeps_the_disagreement_and_drops_everything_else(seed: int, c
     assert smallest.given["hand"] == [card]
     assert smallest.given["trick"]["cards"] == []
     assert steps == len(situation["hand"]) - 1 + len(situation["trick"]["cards"])
+
+
+def test_run_messages_are_encoded_as_the_adapter_encodes_them() -> None:
+    from belote_ref.conformance.corpus import Fixture
+    from belote_ref.conformance.fuzz_jobs import RunEncoder
+    from belote_ref.conformance.runner import Case, run_message
+
+    encoder = RunEncoder()
+    classic, sa_ta = find_ruleset("classic"), find_ruleset("classic-sa-ta")
+    changed = Ruleset.from_parameters({**classic.params, "play.undertrump_partner": "only_if_hand_is_all_trumps"},
+                                      id="classic")
+    givens = [{"trump": "S", "trick": {"leader": "N", "cards": ["7S", "8S", "9S", "TS"]}},
+              {"note": "é ü \u2028 \"quoted\"", "deals": [{"pot": 81}]}]
+    for seq, (rules, situation) in enumerate([(classic, givens[0]), (sa_ta, givens[1]), (changed, givens[0]),
+                                          (classic, givens[1])], start=1):
+        case = Case(Fixture(Path("<test>"), {"id": "t", "kind": "trick_winner", "given": situation}), rules, {})
+        for protocol in (1, 2):
+            message = run_message(seq, case, protocol)
+            plain = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+            assert encoder.encode(message) == plain
+    # A ruleset of the same id with another value is encoded anew, never taken from the cache.
+    assert b'"play.undertrump_partner":"only_if_hand_is_all_trumps"' in encoder.encode(run_message(9, Case(
+        Fixture(Path("<test>"), {"id": "t", "kind": "trick_winner", "given": givens[0]}), changed, {})))
+    assert encoder.encode({"cmd": "hello", "protocol": 2}) is None
