@@ -15,10 +15,13 @@ make a fixture readable; and its choice sequences are not promised stable across
 a fuzz run must be reproducible from its seed and shardable (``--jobs``). Hypothesis is used in the
 tests, to check that generated situations are valid and that shrinking keeps a disagreement.
 
-Rulesets. Situations are drawn under the rulesets given (default: every shipped ruleset whose
-outcome values the adapter claims, all of them when it claims none whole) and, for an adapter that
-declares ``supports.parameters``, half of the time under one of them with one to eight claimed
-parameters set to a claimed value (for ``"*"``, a value the registry documents).
+Rulesets. Situations are drawn in blocks of :data:`BLOCK` under one ruleset, drawn for the block:
+one of the rulesets given (default: every shipped ruleset whose outcome values the adapter claims,
+all of them when it claims none whole) and, for an adapter that declares ``supports.parameters``,
+half of the time one of them with one to eight claimed parameters set to a claimed value (for
+``"*"``, a value the registry documents). A ruleset per block rather than per situation lets the
+adapter and the reference compile it once per block (``serve`` keeps 16 rulesets; compiling one
+costs more than answering a small situation) and keeps every batch to a few rulesets.
 
 Which situations are sent. A situation is sent only when the adapter claims the value, in the
 situation's ruleset, of every parameter its reference answer depends on. Only the parameters whose
@@ -29,11 +32,19 @@ whole, nothing is computed. This is the rule the runner applies to fixtures, wit
 found by the engine as ``conformance lint`` finds them.
 
 Reproducing a run. Situation ``i`` of seed ``s`` is drawn from its own generator
-(:func:`~belote_ref.conformance.fuzz_generate.situation_rng`), so a run is reproduced by its
-command with the same ``--seed`` (printed at the start and in the report's header) and budget,
-against the same adapter and version of belote-ref; ``--jobs`` does not change the result, since
-shard ``k`` of ``J`` draws situations ``k, k+J, ...``, the disagreements are shrunk in the order of
-their situation, and everything is merged in that order.
+(:func:`~belote_ref.conformance.fuzz_generate.situation_rng`), and the ruleset of block ``b`` from
+:func:`~belote_ref.conformance.fuzz_generate.block_rng`, so a run is reproduced by its command
+with the same ``--seed`` (printed at the start and in the report's header) and budget, against the
+same adapter and version of belote-ref; ``--jobs`` does not change the result, since shard ``k``
+of ``J`` draws the blocks ``k, k+J, ...``, the disagreements are shrunk in the order of their
+situation, and everything is merged in that order.
+
+Speed. The parent draws the next batch (situations and reference answers) in a thread while the
+runner keeps up to 32 requests in flight to the adapter, whose ``run`` messages are encoded with
+each ruleset's JSON made once (:class:`~belote_ref.conformance.fuzz_jobs.RunEncoder`). For a small
+situation the costs are then of the same order on both sides (the ruleset's 3 kB of JSON is most of
+what the adapter decodes); for a whole deal, drawing and answering it. ``benchmarks/fuzz.py``
+prints both, per kind.
 """
 
 from __future__ import annotations
