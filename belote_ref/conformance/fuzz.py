@@ -100,8 +100,11 @@ SHRINK_LIMIT = 200
 DISAGREEING = ("fail", "error", "crash", "timeout")
 """The outcomes of a case that are a disagreement with the reference engine."""
 
+RULESETS_KEPT = 256
+"""How many rulesets the plan's caches keep (a long run draws a ruleset per block)."""
+
 VARY_PROBABILITY = 0.5
-"""The chance that a situation's ruleset is one of the run's varied rulesets rather than a base one."""
+"""The chance that a block's ruleset has claimed parameters set to random claimed values rather than being a base one."""
 
 BLOCK = 64
 """Situations drawn under one ruleset: situations ``64 b`` to ``64 b + 63`` form block ``b``, whose
@@ -259,19 +262,21 @@ class Plan:
         # The kind is defined for rulesets that play announcements only.
         found = self._announcing.get(id(rules))
         if found is None:
+            if len(self._announcing) > RULESETS_KEPT:  # bounded: every block may have a ruleset of its own
+                self._announcing.clear()
             found = self._announcing[id(rules)] = (rules, compile_ruleset({**rules.params, "announcements.enabled": True},
                                                                           rules.id))
         return found[1]
 
     def unclaimed(self, rules: Ruleset) -> list[str]:
         """The outcome parameters whose value in ``rules`` the adapter does not claim (cached by
-        ruleset object: a run uses a few dozen of them, shrinking a few more)."""
+        ruleset object: a block uses one, shrinking a few more)."""
         found = self._unclaimed.get(id(rules))
         if found is None:
             registry = load_registry()
             missing = [pid for pid, value in rules.params.items()
                        if registry[pid].outcome and not self.claims.claims_value(pid, value)]
-            if len(self._unclaimed) > 4096:
+            if len(self._unclaimed) > RULESETS_KEPT:
                 self._unclaimed.clear()
             found = self._unclaimed[id(rules)] = (rules, missing)  # the ruleset is kept so its id is not reused
         return found[1]
