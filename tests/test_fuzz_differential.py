@@ -20,11 +20,16 @@ from hypothesis import strategies as st
 
 from belote_ref.cli import main
 from belote_ref.conformance.fuzz import FuzzOptions, FuzzOutcome, fuzz
-from belote_ref.conformance.fuzz_report import report_lines, write_findings
 from belote_ref.conformance.fuzz_generate import GENERATORS, situation_rng
-from belote_ref.conformance.fuzz_shrink import Candidate, reference_answer, shrink, simpler_givens
+from belote_ref.conformance.fuzz_report import report_lines, write_findings
+from belote_ref.conformance.fuzz_shrink import (
+    Candidate,
+    reference_answer,
+    shrink,
+    simpler_givens,
+)
 from belote_ref.protocol import KINDS
-from belote_ref.rules import find_ruleset, shipped_rulesets
+from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
 
 ADAPTERS = Path(__file__).resolve().parent / "adapters"
 SEED = 2026
@@ -181,11 +186,11 @@ def test_a_stalling_adapter_times_out_is_restarted_and_its_timeouts_are_one_find
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     command = f"{sys.executable} {ADAPTERS / 'misbehave.py'} hang:3"
     status = main(["conformance", "fuzz", "--impl", command, "--kind", "trick_winner", "--budget", "6", "--seed", "1",
-                   "--timeout", "0.5", "--out", str(tmp_path)])
+                   "--timeout", "4", "--out", str(tmp_path)])
     assert status == 1
     out = capsys.readouterr().out
     assert "6 situations: 6 sent, 4 agree, 2 disagree" in out
-    assert "(trick_winner, x2): timeout: no reply within 0.5 s" in out
+    assert "(trick_winner, x2): timeout: no reply within 4 s" in out
     assert len(list(tmp_path.glob("*.yaml"))) == 1
 
 
@@ -226,7 +231,11 @@ def test_every_generated_situation_is_answered_by_the_reference(seed: int, index
     situation = GENERATORS[kind](situation_rng(seed, index), rules)
     if situation is None:
         return
-    assert isinstance(reference_answer(kind, situation, rules), dict)
+    answer = reference_answer(kind, situation, rules)
+    assert isinstance(answer, dict)
+    if kind in ("score", "replay", "match", "play"):
+        # Whole deals are legal deals, played the short way or not: the reference never rejects one.
+        assert "rejected" not in json.dumps(answer), answer
     # The same seed and index draw the same situation.
     assert GENERATORS[kind](situation_rng(seed, index), rules) == situation
     for simpler in simpler_givens(kind, situation):
@@ -251,3 +260,27 @@ def test_shrinking_keeps_the_disagreement_and_drops_everything_else(seed: int, c
     assert smallest.given["hand"] == [card]
     assert smallest.given["trick"]["cards"] == []
     assert steps == len(situation["hand"]) - 1 + len(situation["trick"]["cards"])
+
+
+def test_run_messages_are_encoded_as_the_adapter_encodes_them() -> None:
+    from belote_ref.conformance.corpus import Fixture
+    from belote_ref.conformance.fuzz_jobs import RunEncoder
+    from belote_ref.conformance.runner import Case, run_message
+
+    encoder = RunEncoder()
+    classic, sa_ta = find_ruleset("classic"), find_ruleset("classic-sa-ta")
+    changed = Ruleset.from_parameters({**classic.params, "play.undertrump_partner": "only_if_hand_is_all_trumps"},
+                                      id="classic")
+    givens = [{"trump": "S", "trick": {"leader": "N", "cards": ["7S", "8S", "9S", "TS"]}},
+              {"note": "é ü \u2028 \"quoted\"", "deals": [{"pot": 81}]}]
+    for seq, (rules, situation) in enumerate([(classic, givens[0]), (sa_ta, givens[1]), (changed, givens[0]),
+                                          (classic, givens[1])], start=1):
+        case = Case(Fixture(Path("<test>"), {"id": "t", "kind": "trick_winner", "given": situation}), rules, {})
+        for protocol in (1, 2):
+            message = run_message(seq, case, protocol)
+            plain = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+            assert encoder.encode(message) == plain
+    # A ruleset of the same id with another value is encoded anew, never taken from the cache.
+    assert b'"play.undertrump_partner":"only_if_hand_is_all_trumps"' in encoder.encode(run_message(9, Case(
+        Fixture(Path("<test>"), {"id": "t", "kind": "trick_winner", "given": givens[0]}), changed, {})))
+    assert encoder.encode({"cmd": "hello", "protocol": 2}) is None

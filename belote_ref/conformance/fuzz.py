@@ -15,10 +15,13 @@ make a fixture readable; and its choice sequences are not promised stable across
 a fuzz run must be reproducible from its seed and shardable (``--jobs``). Hypothesis is used in the
 tests, to check that generated situations are valid and that shrinking keeps a disagreement.
 
-Rulesets. Situations are drawn under the rulesets given (default: every shipped ruleset whose
-outcome values the adapter claims, all of them when it claims none whole) and, for an adapter that
-declares ``supports.parameters``, half of the time under one of them with one to eight claimed
-parameters set to a claimed value (for ``"*"``, a value the registry documents).
+Rulesets. Situations are drawn in blocks of :data:`BLOCK` under one ruleset, drawn for the block:
+one of the rulesets given (default: every shipped ruleset whose outcome values the adapter claims,
+all of them when it claims none whole) and, for an adapter that declares ``supports.parameters``,
+half of the time one of them with one to eight claimed parameters set to a claimed value (for
+``"*"``, a value the registry documents). A ruleset per block rather than per situation lets the
+adapter and the reference compile it once per block (``serve`` keeps 16 rulesets; compiling one
+costs more than answering a small situation) and keeps every batch to a few rulesets.
 
 Which situations are sent. A situation is sent only when the adapter claims the value, in the
 situation's ruleset, of every parameter its reference answer depends on. Only the parameters whose
@@ -29,11 +32,19 @@ whole, nothing is computed. This is the rule the runner applies to fixtures, wit
 found by the engine as ``conformance lint`` finds them.
 
 Reproducing a run. Situation ``i`` of seed ``s`` is drawn from its own generator
-(:func:`~belote_ref.conformance.fuzz_generate.situation_rng`), so a run is reproduced by its
-command with the same ``--seed`` (printed at the start and in the report's header) and budget,
-against the same adapter and version of belote-ref; ``--jobs`` does not change the result, since
-shard ``k`` of ``J`` draws situations ``k, k+J, ...``, the disagreements are shrunk in the order of
-their situation, and everything is merged in that order.
+(:func:`~belote_ref.conformance.fuzz_generate.situation_rng`), and the ruleset of block ``b`` from
+:func:`~belote_ref.conformance.fuzz_generate.block_rng`, so a run is reproduced by its command
+with the same ``--seed`` (printed at the start and in the report's header) and budget, against the
+same adapter and version of belote-ref; ``--jobs`` does not change the result, since shard ``k``
+of ``J`` draws the blocks ``k, k+J, ...``, the disagreements are shrunk in the order of their
+situation, and everything is merged in that order.
+
+Speed. The parent draws the next batch (situations and reference answers) in a thread while the
+runner keeps up to 32 requests in flight to the adapter, whose ``run`` messages are encoded with
+each ruleset's JSON made once (:class:`~belote_ref.conformance.fuzz_jobs.RunEncoder`). For a small
+situation the costs are then of the same order on both sides (the ruleset's 3 kB of JSON is most of
+what the adapter decodes); for a whole deal, drawing and answering it. ``benchmarks/fuzz.py``
+prints both, per kind.
 """
 
 from __future__ import annotations
@@ -44,13 +55,24 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from belote_ref.conformance.adapter import AdapterFailure
 from belote_ref.conformance.applicability import ANY, Claims, departures
 from belote_ref.conformance.corpus import Fixture
-from belote_ref.conformance.fuzz_generate import GENERATORS, random_parameters, situation_rng
-from belote_ref.conformance.fuzz_jobs import KeptAdapter, Workers, queue_report
+from belote_ref.conformance.fuzz_generate import (
+    GENERATORS,
+    block_rng,
+    random_parameters,
+    situation_rng,
+)
+from belote_ref.conformance.fuzz_jobs import (
+    KeptAdapter,
+    Workers,
+    close_adapter,
+    keep_adapter,
+    queue_report,
+)
 from belote_ref.conformance.fuzz_shrink import (
     Candidate,
     compile_ruleset,
@@ -61,8 +83,8 @@ from belote_ref.conformance.fuzz_shrink import (
     shape_of,
     shrink,
 )
-from belote_ref.conformance.runner import Adapter, Case, CaseResult, RunOptions, run_cases
-from belote_ref.errors import BeloteRefError, InternalError
+from belote_ref.conformance.runner import Case, CaseResult, RunOptions, run_cases
+from belote_ref.errors import BeloteRefError
 from belote_ref.protocol import KINDS
 from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
@@ -78,11 +100,16 @@ SHRINK_LIMIT = 200
 DISAGREEING = ("fail", "error", "crash", "timeout")
 """The outcomes of a case that are a disagreement with the reference engine."""
 
-VARY_PROBABILITY = 0.5
-"""The chance that a situation's ruleset is one of the run's varied rulesets rather than a base one."""
+RULESETS_KEPT = 256
+"""How many rulesets the plan's caches keep (a long run draws a ruleset per block)."""
 
-VARIED_RULESETS = 48
-"""How many varied rulesets (claimed parameters set to random claimed values) a run draws."""
+VARY_PROBABILITY = 0.5
+"""The chance that a block's ruleset has claimed parameters set to random claimed values rather than being a base one."""
+
+BLOCK = 64
+"""Situations drawn under one ruleset: situations ``64 b`` to ``64 b + 63`` form block ``b``, whose
+ruleset is drawn once from the seed and ``b``. Runs of one ruleset let the adapter and the engine
+compile it once per block instead of once per situation, and a shard draws whole blocks."""
 
 
 class FuzzError(BeloteRefError):
@@ -178,8 +205,12 @@ class Plan:
         if not self.kinds:
             raise FuzzError(f"the adapter supports none of the kinds asked ({', '.join(wanted)}); "
                             f"it declares: {', '.join(sorted(self.claims.kinds)) or 'none'}")
+        self.bases: list[Ruleset]
         if options.rulesets:
-            self.bases = [compile_ruleset(params, ruleset_id) for ruleset_id, params in options.rulesets]
+            compiled = [compile_ruleset(params, ruleset_id) for ruleset_id, params in options.rulesets]
+            self.bases = [rules for rules in compiled if rules is not None]
+            if not self.bases:
+                raise FuzzError("none of the rulesets asked can be compiled")
         else:
             covered = [rid for rid, missing in departures(self.claims).items() if not missing]
             self.bases = [find_ruleset(rid) for rid in covered or shipped_rulesets()]
@@ -197,37 +228,32 @@ class Plan:
                     self.choices.append((parameter_id, values))
         self._unclaimed: dict[int, tuple[Ruleset, list[str]]] = {}
         self._announcing: dict[int, tuple[Ruleset, Ruleset | None]] = {}
-        self.variants = self._varied_rulesets(options.seed)
-
-    def _varied_rulesets(self, seed: int) -> list[Ruleset]:
-        """The run's varied rulesets: :data:`VARIED_RULESETS` of the bases with one to eight claimed
-        parameters set to random claimed values, drawn from the seed. A fixed set (rather than new
-        values for every situation) keeps the adapter's and the engine's compiled rulesets few."""
-        if not self.choices:
-            return []
-        rng = situation_rng(seed, -1)
-        varied = []
-        for number in range(1, VARIED_RULESETS + 1):
-            base = rng.choice(self.bases)
-            if base is None:  # a ruleset of the options that did not compile
-                continue
-            rules = compile_ruleset(random_parameters(rng, base.params, self.choices, most=8), f"fuzz-{number}")
-            if rules is not None:
-                varied.append(rules)
-        return varied
+        self._block: tuple[int, int, Ruleset | None] = (-1, -1, None)
 
     @property
     def ruleset_ids(self) -> list[str]:
-        return [ruleset.id for ruleset in self.bases if ruleset is not None]
+        return [ruleset.id for ruleset in self.bases]
 
-    def ruleset_for(self, kind: str, rng: Any) -> Ruleset | None:
-        """A ruleset for one situation: a base ruleset, or (half of the time, when the adapter
-        declares parameters) one of the run's varied rulesets."""
-        rules: Ruleset | None = (
-            rng.choice(self.variants) if self.variants and rng.random() < VARY_PROBABILITY else rng.choice(self.bases)
-        )
-        if rules is None:
-            return None
+    def block_ruleset(self, seed: int, block: int) -> Ruleset:
+        """The ruleset of ``block``: a base ruleset, or (half of the time, when the adapter declares
+        parameters) a base with one to eight claimed parameters set to random claimed values
+        (its id ``fuzz-<block>``), drawn from the seed and the block alone."""
+        if self._block[:2] == (seed, block) and self._block[2] is not None:
+            return self._block[2]
+        rng = block_rng(seed, block)
+        rules = rng.choice(self.bases)
+        if self.choices and rng.random() < VARY_PROBABILITY:
+            for _ in range(8):  # a combination the registry refuses is drawn again
+                varied = compile_ruleset(random_parameters(rng, rules.params, self.choices, most=8), f"fuzz-{block}")
+                if varied is not None:
+                    rules = varied
+                    break
+        self._block = (seed, block, rules)
+        return rules
+
+    def ruleset_for(self, kind: str, seed: int, index: int) -> Ruleset | None:
+        """The ruleset of situation ``index``: its block's, with announcements played for that kind."""
+        rules = self.block_ruleset(seed, index // BLOCK)
         if kind == "announcements" and not rules.params["announcements.enabled"]:
             return self._with_announcements(rules)
         return rules
@@ -236,21 +262,21 @@ class Plan:
         # The kind is defined for rulesets that play announcements only.
         found = self._announcing.get(id(rules))
         if found is None:
-            found = self._announcing[id(rules)] = (
-                rules,
-                compile_ruleset({**rules.params, "announcements.enabled": True}, rules.id),
-            )
+            if len(self._announcing) > RULESETS_KEPT:  # bounded: every block may have a ruleset of its own
+                self._announcing.clear()
+            found = self._announcing[id(rules)] = (rules, compile_ruleset({**rules.params, "announcements.enabled": True},
+                                                                          rules.id))
         return found[1]
 
     def unclaimed(self, rules: Ruleset) -> list[str]:
         """The outcome parameters whose value in ``rules`` the adapter does not claim (cached by
-        ruleset object: a run uses a few dozen of them, shrinking a few more)."""
+        ruleset object: a block uses one, shrinking a few more)."""
         found = self._unclaimed.get(id(rules))
         if found is None:
             registry = load_registry()
             missing = [pid for pid, value in rules.params.items()
                        if registry[pid].outcome and not self.claims.claims_value(pid, value)]
-            if len(self._unclaimed) > 4096:
+            if len(self._unclaimed) > RULESETS_KEPT:
                 self._unclaimed.clear()
             found = self._unclaimed[id(rules)] = (rules, missing)  # the ruleset is kept so its id is not reused
         return found[1]
@@ -270,29 +296,36 @@ class Plan:
         return True, answer
 
 
+_NO_FILE = Path("<fuzz>")
+
+
 def _case(index: int, kind: str, given: Mapping[str, Any], rules: Ruleset, expected: Any) -> Case:
     """A runner case around a synthetic fixture (its ``rules`` empty: applicability is settled here)."""
     data = {"id": f"fuzz.{index}", "kind": kind, "title": "fuzz situation", "rules": [], "provenance": "engine",
             "given": given, "expect": [{"result": expected}]}
-    return Case(Fixture(Path("<fuzz>"), data), rules, expected)
+    return Case(Fixture(_NO_FILE, data), rules, expected)
 
 
 # ------------------------------------------------------------------------------------- shards
 
 
 def _send(adapter: KeptAdapter, cases: Sequence[Case], timeout: float) -> list[CaseResult]:
-    _, results = run_cases(lambda: cast(Adapter, adapter), cases, RunOptions(timeout=timeout))
+    _, results = run_cases(lambda: adapter, cases, RunOptions(timeout=timeout))
     return results
 
 
 def _indices(shard: int, jobs: int, options: FuzzOptions) -> Iterator[int]:
-    index = shard
+    """The situations of shard ``shard`` of ``jobs``: those of blocks ``shard``, ``shard + jobs``, ..."""
+    block = shard
     deadline = time.monotonic() + options.seconds if options.seconds else None
-    while options.budget is None or index < options.budget:
-        if deadline is not None and time.monotonic() >= deadline:
-            return
-        yield index
-        index += jobs
+    while options.budget is None or block * BLOCK < options.budget:
+        for index in range(block * BLOCK, block * BLOCK + BLOCK):
+            if options.budget is not None and index >= options.budget:
+                return
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+            yield index
+        block += jobs
 
 
 def run_shard(options: FuzzOptions, shard: int, jobs: int,
@@ -300,10 +333,10 @@ def run_shard(options: FuzzOptions, shard: int, jobs: int,
     """Draw and send this shard's situations (``shard``, ``shard + jobs``, ...) and collect the
     disagreements. ``report(situations, disagreements)`` is called after each batch with the increments."""
     result = ShardResult(counts={"situations": 0, "sent": 0, "agree": 0, "disagree": 0, "n/a": 0, "skip": 0})
-    adapter = KeptAdapter(options.impl, options.timeout)
+    adapter = keep_adapter(options.impl, options.timeout)
     drawn = {"situations": 0, "n/a": 0}
     try:
-        result.hello, _ = run_cases(lambda: cast(Adapter, adapter), [], RunOptions(timeout=options.timeout))
+        result.hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
         plan = Plan(result.hello, options)
         for batch in _drawn_ahead(plan, options.seed, _indices(shard, jobs, options), drawn):
             before, situations_before = result.counts["disagree"], result.counts["sent"] + result.counts["skip"]
@@ -317,7 +350,7 @@ def run_shard(options: FuzzOptions, shard: int, jobs: int,
     except FuzzError as error:
         result.failure = str(error)
     finally:
-        adapter.close()
+        close_adapter(adapter)
     result.counts.update(drawn)
     return result
 
@@ -344,7 +377,7 @@ def _drawn_ahead(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str
                 hand_over(batch)
                 if batch is None:
                     return
-        except BaseException as error:
+        except BaseException as error:  # noqa: BLE001 - re-raised in the consuming thread
             hand_over(error)
 
     drawer = threading.Thread(target=draw, daemon=True)
@@ -370,12 +403,12 @@ def _draw_batch(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str,
     for index in indices:
         counts["situations"] += 1
         kind = plan.kinds[index % len(plan.kinds)]
+        rules = plan.ruleset_for(kind, seed, index)
         rng = situation_rng(seed, index)
-        rules = plan.ruleset_for(kind, rng)
         given = GENERATORS[kind](rng, rules) if rules is not None else None
-        sendable, expected = (
-            plan.answer_if_sendable(kind, given, rules) if given is not None and rules else (False, None)
-        )
+        sendable, expected = (False, None)
+        if given is not None and rules is not None:
+            sendable, expected = plan.answer_if_sendable(kind, given, rules)
         if not sendable or given is None or rules is None:
             counts["n/a"] += 1
             continue
@@ -405,11 +438,11 @@ def _count(result: ShardResult, case_result: CaseResult) -> None:
 def shrink_shard(options: FuzzOptions, disagreements: Sequence[Disagreement],
                  report: Callable[[int, int], None] | None = None) -> list[Disagreement]:
     """Shrink each disagreement (in order) with one adapter; ``report(1, 0)`` after each."""
-    adapter = KeptAdapter(options.impl, options.timeout)
+    adapter = keep_adapter(options.impl, options.timeout)
     shrunk = []
     try:
         try:
-            hello, _ = run_cases(lambda: cast(Adapter, adapter), [], RunOptions(timeout=options.timeout))
+            hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
         except AdapterFailure as failure:
             raise FuzzError(f"the implementation could not start again to shrink: {failure.reason}") from None
         plan = Plan(hello, options)
@@ -418,15 +451,14 @@ def shrink_shard(options: FuzzOptions, disagreements: Sequence[Disagreement],
             if report is not None:
                 report(1, 0)
     finally:
-        adapter.close()
+        close_adapter(adapter)
     return shrunk
 
 
 def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: Disagreement) -> Disagreement:
     kind = found.kind
     rules = compile_ruleset(found.params, found.ruleset_id)
-    if rules is None:
-        raise InternalError("broken invariant: rules is not None")
+    assert rules is not None
     expected_of: dict[int, Any] = {}
 
     def usable(candidate: Candidate) -> bool:
@@ -537,8 +569,7 @@ def _distinct(shrunk: Sequence[Disagreement], hello: Mapping[str, Any], seed: in
             finding.count += 1
             continue
         rules = compile_ruleset(disagreement.params, disagreement.ruleset_id)
-        if rules is None:
-            raise InternalError("broken invariant: rules is not None")
+        assert rules is not None
         fields = differing_fields(disagreement.differences) if disagreement.outcome == "fail" else []
         fixture = finding_fixture(kind=disagreement.kind, given=disagreement.given, rules=rules,
                                   expected=disagreement.expected, outcome=disagreement.outcome, got=disagreement.got,

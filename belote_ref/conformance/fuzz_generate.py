@@ -7,10 +7,11 @@ the work and still give exactly what one job gives.
 
 Positions (``legal_plays``, ``trick_winner``) are random cards, with trumps drawn more often than
 chance would (a trick holds about two trumps) so that the trump rules, where implementations go
-wrong most, come up often; a ``legal_plays`` hand is sometimes all trumps. Hands for
-``announcements`` are random, or built around a run of one suit or a rank held four times.
-``score``, ``replay`` and ``match`` come from whole random legal deals
-(:func:`belote_ref.simulate.random_deal`) played under the situation's ruleset, so that
+wrong most, come up often; a ``legal_plays`` hand is sometimes all trumps. Hands for ``announcements`` are random, or built around a run of one
+suit or a rank held four times. ``score``, ``match`` and ``play`` come from whole random legal
+deals played the short way (:class:`PlayedDeal`: four random hands, a random contract, no
+auction), ``replay`` from whole random deals with their auction
+(:func:`belote_ref.simulate.random_deal`), each played under the situation's ruleset, so that
 their tricks, belote and declarations are consistent. Auctions are random call sequences: mostly
 legal calls, sometimes any call at all (an illegal one, or one after the auction ended). Decks
 for ``deal`` are random orders, with or without a taker.
@@ -22,16 +23,20 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from belote_ref.cards import CARDS, Seat
+from belote_ref.announcements import combinations
+from belote_ref.cards import CARDS, CardSet, Seat
 from belote_ref.deal import Phase, run_auction
 from belote_ref.errors import BeloteRefError
-from belote_ref.simulate import random_deal
+from belote_ref.play import Trick, legal_mask, trick_winner
+from belote_ref.simulate import BELOTE_PROBABILITY, random_deal
+from belote_ref.simulate import _may_hold_combination as may_hold_combination
 
-__all__ = ["GENERATORS", "random_parameters", "score_given_of", "situation_rng"]
+__all__ = ["GENERATORS", "block_rng", "random_parameters", "score_given_of", "situation_rng"]
 
 SUITS = "SHDC"
 RANKS = "789TJQKA"
 CARD_TOKENS = tuple(str(card) for card in CARDS)
+SUIT_TOKENS = {suit: tuple(card for card in CARD_TOKENS if card[1] == suit) for suit in SUITS}
 CALL_TOKENS = ("pass", "take", "S", "H", "D", "C")
 
 TRUMP_BIAS = 0.4
@@ -53,6 +58,11 @@ def situation_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"belote-ref-fuzz/{seed}/{index}")
 
 
+def block_rng(seed: int, block: int) -> random.Random:
+    """The generator of the ruleset of block ``block`` (a run of situations under one ruleset)."""
+    return random.Random(f"belote-ref-fuzz/{seed}/block/{block}")
+
+
 def _seat(rng: random.Random) -> str:
     return "NESW"[rng.randrange(4)]
 
@@ -63,11 +73,17 @@ def _seat_after(seat: str, steps: int) -> str:
 
 def _draw_cards(rng: random.Random, count: int, trump: str, taken: set[str]) -> list[str]:
     """``count`` distinct cards not in ``taken`` (which grows), trumps drawn with :data:`TRUMP_BIAS`."""
-    drawn = []
-    for _ in range(count):
-        pool = [c for c in CARD_TOKENS if c not in taken]
-        trumps = [c for c in pool if c[1] == trump]
-        card = rng.choice(trumps) if trumps and rng.random() < TRUMP_BIAS else rng.choice(pool)
+    drawn: list[str] = []
+    trumps = [card for card in SUIT_TOKENS[trump] if card not in taken]
+    while len(drawn) < count:
+        if trumps and rng.random() < TRUMP_BIAS:
+            card = trumps.pop(rng.randrange(len(trumps)))
+        else:
+            card = CARD_TOKENS[rng.randrange(32)]
+            if card in taken:
+                continue  # drawn again: uniform over the cards left, without building their list
+            if card[1] == trump:
+                trumps.remove(card)
         taken.add(card)
         drawn.append(card)
     return drawn
@@ -162,11 +178,102 @@ def score_given_of(state: Any) -> dict[str, Any]:
     }
 
 
+_KQ = tuple((1 << (suit * 8 + 5)) | (1 << (suit * 8 + 6)) for suit in range(4))  # the queen and king of each suit
+_SEVENS = sum(1 << (suit * 8) for suit in range(4))
+
+
+class PlayedDeal:
+    """A whole random legal deal, played the short way: for the kinds whose given holds no auction
+    (``score``, ``match``, ``play``), the deck is shuffled into four hands of 8 and a random seat
+    takes a random contract of ``rules.trumps`` (the suits, and SA and TA where
+    ``bidding.contracts`` allows them), without the deal in packets, the auction and the scoring
+    that :func:`~belote_ref.simulate.random_deal` does and that the reference answer does again;
+    the cards are then played as :func:`~belote_ref.simulate.random_deal` plays them (each drawn
+    uniformly from :func:`~belote_ref.play.legal_mask`), belote is announced by its holder with
+    :data:`~belote_ref.simulate.BELOTE_PROBABILITY`, and under ``announcements.enabled`` every seat
+    declares every combination it holds. It takes a half (``classic``) to a third
+    (``classic-annonces``) of the time of ``random_deal``, for situations drawn alike: nothing in
+    these givens shows how the hands were dealt or how the auction went."""
+
+    __slots__ = ("announcements", "belote", "dealer", "hands", "taker", "tricks", "trump")
+
+    def __init__(self, rng: random.Random, rules: Any) -> None:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        dealer = rng.randrange(4)
+        taker = rng.randrange(4)
+        trump = rng.choice(sorted(rules.trumps))
+        hands = [sum(1 << card for card in deck[8 * seat:8 * seat + 8]) for seat in range(4)]
+        self.dealer, self.taker, self.trump = Seat(dealer), Seat(taker), trump
+        self.hands = tuple(hands)
+        self.belote = self._belote(rng, rules, hands)
+        self.announcements: list[dict[str, Any]] = []
+        if rules["announcements.enabled"]:
+            for offset in range(1, 5):
+                seat = Seat((dealer + offset) & 3)
+                if not may_hold_combination(rules, hands[seat]):  # most hands hold none: skip the search
+                    continue
+                for combination in combinations(rules, trump, CardSet(hands[seat])):
+                    self.announcements.append({"seat": seat.name, "kind": combination.kind,
+                                               "cards": combination.cards.tokens()})
+        self.tricks = self._play(rng, rules, hands, (dealer + 1) & 3)
+
+    def _belote(self, rng: random.Random, rules: Any, hands: list[int]) -> Any:
+        suits = rules.belote_suits[self.trump]
+        found: dict[str, str] = {}
+        for suit in suits:
+            for seat in range(4):
+                if hands[seat] & _KQ[suit] == _KQ[suit]:
+                    if rng.random() < BELOTE_PROBABILITY:
+                        found[suit.letter] = Seat(seat).name
+                    break
+        if len(suits) > 1:
+            return found or None
+        return next(iter(found.values()), None)
+
+    def _play(self, rng: random.Random, rules: Any, hands: list[int], leader: int) -> list[tuple[int, list[int]]]:
+        trump, random_ = self.trump, rng.random
+        tricks = []
+        for _ in range(8):
+            cards: list[int] = []
+            for position in range(4):
+                seat = (leader + position) & 3
+                mask = legal_mask(rules, trump, hands[seat], leader, tuple(cards))
+                for _ in range(int(random_() * mask.bit_count())):  # keep the k-th legal card, k uniform
+                    mask &= mask - 1
+                card = (mask & -mask).bit_length() - 1
+                hands[seat] &= ~(1 << card)
+                cards.append(card)
+            tricks.append((leader, cards))
+            leader = trick_winner(rules, trump, Trick(Seat(leader), tuple(CARDS[card] for card in cards)))
+        return tricks
+
+    def redeals(self, rules: Any) -> bool:
+        """Whether the deal would have been dealt again (four sevens in a hand, where that redeals)."""
+        return rules["announcements.carre_of_sevens"] == "redeal" and any(h & _SEVENS == _SEVENS for h in self.hands)
+
+    def score_given(self) -> dict[str, Any]:
+        return {
+            "dealer": self.dealer.name, "taker": self.taker.name, "trump": self.trump.letter,
+            "tricks": [{"leader": "NESW"[leader], "cards": [CARD_TOKENS[card] for card in cards]}
+                       for leader, cards in self.tricks],
+            "belote": self.belote, "announcements": self.announcements,
+        }
+
+
+def _short_deal(rng: random.Random, rules: Any) -> PlayedDeal | None:
+    for _ in range(MAX_REDEALS):
+        deal = PlayedDeal(rng, rules)
+        if not deal.redeals(rules):
+            return deal
+    return None
+
+
 def score_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
-    state = _played_deal(rng, rules)
-    if state is None:
+    deal = _short_deal(rng, rules)
+    if deal is None:
         return None
-    given = score_given_of(state)
+    given = deal.score_given()
     given["pot"] = rng.choice((0, 0, 0, 81, 162))
     return given
 
@@ -190,25 +297,24 @@ def replay_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
 def match_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
     deals = []
     for _ in range(rng.randint(1, 6)):
-        state = _played_deal(rng, rules)
-        if state is not None:
-            deals.append(score_given_of(state))
+        deal = _short_deal(rng, rules)
+        if deal is not None:
+            deals.append(deal.score_given())
     return {"deals": deals} if deals else None
 
 
 def play_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
-    """A whole deal under the contract a random auction reached, its 32 cards in play order."""
-    state = _played_deal(rng, rules)
-    if state is None:
+    """A whole deal under a random contract, its 32 cards in play order."""
+    deal = _short_deal(rng, rules)
+    if deal is None:
         return None
     return {
-        "hands": {seat.name: state.full_hands[seat].tokens() for seat in state.full_hands},
-        "contract": {"trump": state.trump.letter, "taker": state.taker.name},
-        "leader": state.dealer.next.name,
-        "plays": [str(card) for trick in state.tricks for card in trick.cards],
-        "belote": _belote_of(state),
-        "announcements": [{"seat": d.seat.name, "kind": d.combination.kind, "cards": d.combination.cards.tokens()}
-                          for d in state.declarations],
+        "hands": {seat.name: CardSet(deal.hands[seat]).tokens() for seat in Seat},
+        "contract": {"trump": deal.trump.letter, "taker": deal.taker.name},
+        "leader": deal.dealer.next.name,
+        "plays": [CARD_TOKENS[card] for _, cards in deal.tricks for card in cards],
+        "belote": deal.belote,
+        "announcements": deal.announcements,
         "want_legal": rng.random() < 0.5,
     }
 
