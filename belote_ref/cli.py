@@ -232,12 +232,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from belote_ref.jsonlines import binary_input
     from belote_ref.record import check_records, describe
 
+    house_rules = {ruleset.id: ruleset for ruleset in (resolve_ruleset(reference, _search_path(args))
+                                                       for reference in args.ruleset or ())}
     counts = {"good": 0, "bad": 0, "unchecked": 0}
     unreadable = False
     for path in args.files:
         if path == "-" and sys.stdin is None:
             raise BeloteRefError("-: there is no standard input to read", code="io")
-        checks = check_records(binary_input(sys.stdin), "<stdin>") if path == "-" else check_records(path)
+        checks = (check_records(binary_input(sys.stdin), "<stdin>", house_rules) if path == "-"
+                  else check_records(path, rulesets=house_rules))
         # A file of one deal is shown trick by trick: hold the first verdict until the second
         # entry is read (or the file ends). Entries are still read and checked one at a time.
         first, second = next(checks, None), next(checks, None)
@@ -659,11 +662,15 @@ def build_parser() -> argparse.ArgumentParser:
                     "unknown key, a deal not over) or unchecked (every event legal, no result recorded, e.g. a "
                     "partial deal). Each problem is one line, file:line: message; a bad line never stops the rest. "
                     "Exit 0 when no record is bad, 1 when a record fails its check, 2 when an entry cannot be read "
-                    "as a record of a shipped ruleset.")
+                    "as a record of a shipped ruleset (or of a --ruleset).")
     replay.add_argument("files", nargs="+", metavar="FILE",
                         help="a .jsonl file (one record per line), a YAML/JSON file, or - for JSON Lines on "
                              "standard input")
     replay.add_argument("--show", action="store_true", help="print every deal trick by trick (default: only a single deal)")
+    replay.add_argument("--ruleset", action="append", metavar="ID|PATH",
+                        help="repeatable: a ruleset (a house rule's file) that records may name by its id and "
+                             "version, besides the shipped ones")
+    _add_rules_path_option(replay)
     replay.set_defaults(handler=cmd_replay)
     conformance = commands.add_parser("conformance", help="the fixture corpus: lint, coverage, list, dump")
     conformance_commands = conformance.add_subparsers(dest="conformance_command", required=True, metavar="SUBCOMMAND")

@@ -100,9 +100,10 @@ class DealRecord:
             return self.source.file
         return f"{self.source.file}:{line + self.base_line}"
 
-    def ruleset(self) -> Ruleset:
-        """The shipped ruleset the record names; raises :class:`RecordError` if the version differs."""
-        ruleset = find_ruleset(self.ruleset_id)
+    def ruleset(self, known: Mapping[str, Ruleset] | None = None) -> Ruleset:
+        """The ruleset the record names: one of ``known`` (id -> ruleset, such as house rules loaded
+        from files) or else a shipped one; raises :class:`RecordError` if the version differs."""
+        ruleset = known[self.ruleset_id] if known and self.ruleset_id in known else find_ruleset(self.ruleset_id)
         if ruleset.version != self.ruleset_version:
             raise RecordError(
                 f"ruleset {self.ruleset_id} is version {ruleset.version} here; the record needs version "
@@ -485,12 +486,13 @@ class RecordCheck:
         return "unchecked" if self.report.record.result is None else "good"
 
 
-def check_record(entry: DealRecord | RecordError) -> RecordCheck:
-    """Replay one entry of :func:`records_or_errors`; never raises for bad input."""
+def check_record(entry: DealRecord | RecordError, rulesets: Mapping[str, Ruleset] | None = None) -> RecordCheck:
+    """Replay one entry of :func:`records_or_errors`, under the ruleset it names (one of
+    ``rulesets`` by id, else a shipped one); never raises for bad input."""
     if isinstance(entry, RecordError):
         return RecordCheck(None, [one_line(str(entry))], readable=False)
     try:
-        report = replay(entry)
+        report = replay(entry, entry.ruleset(rulesets))
     except BeloteRefError as error:  # the ruleset is unknown, or here in another version
         if isinstance(error, RecordError):
             return RecordCheck(None, [one_line(str(error))], readable=False)
@@ -502,12 +504,15 @@ def check_record(entry: DealRecord | RecordError) -> RecordCheck:
     return RecordCheck(report, problems)
 
 
-def check_records(source: str | Path | IO[bytes], name: str | None = None) -> Iterator[RecordCheck]:
+def check_records(source: str | Path | IO[bytes], name: str | None = None,
+                  rulesets: Mapping[str, Ruleset] | None = None) -> Iterator[RecordCheck]:
     """The verdict on each entry of ``source`` (as :func:`records_or_errors` reads it), lazily:
     an entry is read only when the previous verdict has been taken, and a bad one never stops the
-    rest. Raises :class:`RecordError` only when the file cannot be opened or read."""
+    rest. A record naming the id of one of ``rulesets`` is replayed under it (house rules), any
+    other under the shipped ruleset it names. Raises :class:`RecordError` only when the file cannot
+    be opened or read."""
     for entry in records_or_errors(source, name):
-        yield check_record(entry)
+        yield check_record(entry, rulesets)
 
 
 def records_from_json_lines(lines: Sequence[str]) -> list[DealRecord]:
