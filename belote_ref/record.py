@@ -49,10 +49,10 @@ from belote_ref.cards import Card, CardSet, Seat, Suit, parse_card
 from belote_ref.deal import DealState, Phase
 from belote_ref.play import Trick
 from belote_ref.errors import BeloteRefError, NotationError
-from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_json_lines
+from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_lines
 from belote_ref.rules import Ruleset, find_ruleset
 from belote_ref.scoring import Belote
-from belote_ref.yamlsource import KeyPath, Located, read_yaml
+from belote_ref.located import KeyPath, Located
 
 __all__ = ["DealRecord", "RecordCheck", "RecordError", "ReplayReport", "check_records", "describe", "read_records",
            "records_or_errors", "replay", "write_record"]
@@ -220,18 +220,31 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
 
 
 def _json_lines_records(stream: IO[bytes], name: str) -> Iterator[DealRecord | RecordError]:
-    for line in read_json_lines(stream):
-        location = f"{name}:{line.number}"
-        if line.error is not None:
-            yield RecordError(str(line.error), location=location, code=line.error.code)
-            continue
-        source = Located(name, line.value, {(): (1, 1)})
-        try:
-            yield parse_record(line.value, source, base_line=line.number - 1)
-        except RecordError as error:
-            yield error
-        except BeloteRefError as error:  # parse_record wraps its own; never let another one stop the file
-            yield RecordError(str(error), location=location, code=error.code)
+    for number, line in read_lines(stream):
+        entry = entry_of_line(name, number, line)
+        if entry is not None:
+            yield entry
+
+
+def entry_of_line(name: str, number: int, line: bytes | JsonLineError) -> DealRecord | RecordError | None:
+    """The record on line ``number`` of JSON Lines input ``name`` (as :func:`~belote_ref.jsonlines.read_lines`
+    yields it), its :class:`RecordError`, or None for a blank line."""
+    location = f"{name}:{number}"
+    if isinstance(line, JsonLineError):
+        return RecordError(str(line), location=location, code=line.code)
+    if not line.strip():
+        return None
+    try:
+        value = decode_json_line(line)
+    except JsonLineError as error:
+        return RecordError(str(error), location=location, code=error.code)
+    source = Located(name, value, {(): (1, 1)})
+    try:
+        return parse_record(value, source, base_line=number - 1)
+    except RecordError as error:
+        return error
+    except BeloteRefError as error:  # parse_record wraps its own; never let another one stop the file
+        return RecordError(str(error), location=location, code=error.code)
 
 
 def records_or_errors(source: str | Path | IO[bytes], name: str | None = None) -> Iterator[DealRecord | RecordError]:
@@ -256,6 +269,8 @@ def records_or_errors(source: str | Path | IO[bytes], name: str | None = None) -
         except OSError as error:
             raise RecordError(f"cannot read: {error.strerror}", location=name, code="io") from None
         return
+    from belote_ref.yamlsource import read_yaml  # PyYAML only for the files that need it
+
     located, diagnostics = read_yaml(path)
     if located is None or diagnostics:
         yield RecordError(str(diagnostics[0]), code="bad_yaml")

@@ -19,7 +19,12 @@ interpreter that runs it. It prints, in one run:
   up to its reply to ``hello``, and the README's main job ``belote-ref conformance run``.
 
 The record files are written once into ``--workdir`` (default: a folder in the system's temporary
-folder) and reused by later runs; ``--fresh`` writes them again.
+folder) and reused by later runs; ``--fresh`` writes them again. ``--sections`` runs only some of
+the parts (``deals,replay,memory,jobs,startup``).
+
+Child processes run as an installed package does: with its bytecode cached (``PYTHONDONTWRITEBYTECODE``
+is removed from their environment, and each command is run once before it is timed), so that a
+start-up time is not the time of compiling the sources.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ GOAL_REPLAYS = 15_000
 GOAL_MEMORY_MB = 100.0
 GOAL_SPEEDUP = 1.7
 GOAL_START_MS = 50.0
+SECTIONS = ("deals", "replay", "memory", "jobs", "startup")
 HELLO = {"cmd": "hello", "protocol": 2, "protocols": [1, 2], "suite": "0.1.0"}
 
 
@@ -167,11 +173,16 @@ def belote_ref_command() -> list[str]:
     return [found]
 
 
+#: The environment of the children: bytecode written and read, as for an installed package.
+CHILD_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_measured(command: Sequence[str], stdin: Path | None = None) -> tuple[float, float, int]:
     """(wall seconds, peak resident MB, exit status) of one child process, its output discarded."""
     started = time.perf_counter()
     with open(stdin, "rb") if stdin else open(os.devnull, "rb") as source:
-        child = subprocess.Popen(command, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(command, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 env=CHILD_ENV)
         _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     elapsed = time.perf_counter() - started
@@ -211,7 +222,8 @@ def streamed_replay_rate(path: Path, limit: int) -> float:
 
 
 def replay_supports_jobs() -> bool:
-    result = subprocess.run([*belote_ref_command(), "replay", "--help"], capture_output=True, text=True, check=False)
+    result = subprocess.run([*belote_ref_command(), "replay", "--help"], capture_output=True, text=True, check=False,
+                            env=CHILD_ENV)
     return "--jobs" in result.stdout
 
 
@@ -219,21 +231,22 @@ def replay_supports_jobs() -> bool:
 
 
 def wall_ms(command: Sequence[str], runs: int) -> float:
+    """The median wall time of ``command`` over ``runs`` runs, after one run to warm the caches."""
     times = []
-    for _ in range(runs):
+    for _ in range(runs + 1):
         start = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=CHILD_ENV)
         times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
+    return 1000 * statistics.median(times[1:])
 
 
 def serve_hello_ms(runs: int) -> float:
     """A ``belote-ref serve`` child from its start to its reply to ``hello`` (then stopped)."""
     times = []
-    for _ in range(runs):
+    for _ in range(runs + 1):
         start = time.perf_counter()
         child = subprocess.Popen([*belote_ref_command(), "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL)
+                                 stderr=subprocess.DEVNULL, env=CHILD_ENV)
         assert child.stdin is not None and child.stdout is not None
         child.stdin.write((json.dumps(HELLO) + "\n").encode())
         child.stdin.flush()
@@ -244,7 +257,7 @@ def serve_hello_ms(runs: int) -> float:
         child.stdin.write(b'{"cmd": "stop"}\n')
         child.stdin.close()
         child.wait(timeout=30)
-    return 1000 * statistics.median(times)
+    return 1000 * statistics.median(times[1:])
 
 
 # ---------------------------------------------------------------------------- output
@@ -268,7 +281,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "belote-ref-scale")
     parser.add_argument("--fresh", action="store_true", help="write the record files again")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sections", default=",".join(SECTIONS),
+                        help=f"comma-separated parts to run (default: all of {','.join(SECTIONS)})")
     args = parser.parse_args(argv)
+    sections = set(args.sections.split(","))
+    if not sections <= set(SECTIONS):
+        parser.error(f"--sections: expected some of {','.join(SECTIONS)}")
     runs = args.runs or (2 if args.quick else 5)
     deals = args.deals or (300 if args.quick else 3000)
     replays = args.replays or (2000 if args.quick else 20_000)
@@ -281,74 +299,85 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} CPU(s), load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"medians of {runs} runs; {deals:,} random deals per engine per run; record files in {args.workdir}")
 
-    print("\n== random complete deals (one core, runs interleaved)")
-    pinned = pin_to_one_core()
-    rates = deal_rates(deals, runs, args.seed)
-    ours = rates["belote-ref"]
-    assert ours is not None
-    row("belote-ref (classic)", f"{ours:,.0f} deals/s", pinned)
-    for name, target in (("belote-cli", GOAL_CLI_RATIO), ("colver", GOAL_COLVER_RATIO)):
-        theirs = rates[name]
-        if theirs is None:
-            row(name, "not installed", "(pip install '.[peers]')")
-            continue
-        ratio = ours / theirs
-        row(name, f"{theirs:,.0f} deals/s", f"belote-ref x{ratio:.1f}: goal >= x{target:g}: {goal(ratio >= target)}")
+    if "deals" in sections:
+        print("\n== random complete deals (one core, runs interleaved)")
+        pinned = pin_to_one_core()
+        rates = deal_rates(deals, runs, args.seed)
+        ours = rates["belote-ref"]
+        assert ours is not None
+        row("belote-ref (classic)", f"{ours:,.0f} deals/s", pinned)
+        for name, target in (("belote-cli", GOAL_CLI_RATIO), ("colver", GOAL_COLVER_RATIO)):
+            theirs = rates[name]
+            if theirs is None:
+                row(name, "not installed", "(pip install '.[peers]')")
+                continue
+            ratio = ours / theirs
+            row(name, f"{theirs:,.0f} deals/s",
+                f"belote-ref x{ratio:.1f}: goal >= x{target:g}: {goal(ratio >= target)}")
+        unpin()
 
-    print("\n== record files (belote-ref play)")
     files: dict[int, Path] = {}
-    for size in sizes:
-        path, made = records_file(args.workdir, size, args.seed, args.fresh)
-        files[size] = path
-        if made is None:
-            row(f"{size:,} deals", "reused", str(path))
-        else:
-            seconds, peak = made
-            row(f"play --count {size:,}", f"{size / seconds:,.0f} deals/s", f"peak {peak:,.0f} MB resident, {path}")
+    if sections & {"replay", "memory", "jobs"}:
+        print("\n== record files (belote-ref play)")
+        for size in sizes if sections & {"memory", "jobs"} else sizes[:1]:
+            path, made = records_file(args.workdir, size, args.seed, args.fresh)
+            files[size] = path
+            if made is None:
+                row(f"{size:,} deals", "reused", str(path))
+            else:
+                seconds, peak = made
+                row(f"play --count {size:,}", f"{size / seconds:,.0f} deals/s",
+                    f"peak {peak:,.0f} MB resident, {path}")
 
-    print("\n== validated replays from a streamed file (in-process, one core)")
-    smallest = files[sizes[0]]
-    rate = statistics.median(streamed_replay_rate(smallest, replays) for _ in range(runs))
-    row(f"check_records over {min(replays, sizes[0]):,} records", f"{rate:,.0f} deals/s",
-        f"goal >= {GOAL_REPLAYS:,}: {goal(rate >= GOAL_REPLAYS)}")
-    unpin()
+    if "replay" in sections:
+        print("\n== validated replays from a streamed file (in-process, one core)")
+        pinned = pin_to_one_core()
+        rate = statistics.median(streamed_replay_rate(files[sizes[0]], replays) for _ in range(runs))
+        row(f"check_records over {min(replays, sizes[0]):,} records", f"{rate:,.0f} deals/s",
+            f"goal >= {GOAL_REPLAYS:,}: {goal(rate >= GOAL_REPLAYS)}; {pinned}")
+        unpin()
 
-    print("\n== belote-ref replay as a whole process: time and peak memory")
     one_job: dict[int, float] = {}
-    for size, path in files.items():
-        seconds, peak, status = run_measured([*command, "replay", str(path)])
-        one_job[size] = seconds
-        row(f"replay {size:,} deals (status {status})", f"{peak:,.0f} MB",
-            f"{size / seconds:,.0f} deals/s; goal flat, < {GOAL_MEMORY_MB:.0f} MB: {goal(peak < GOAL_MEMORY_MB)}")
-    if not args.quick:
-        seconds, peak, status = run_measured([*command, "replay", "-"], stdin=files[sizes[0]])
-        row(f"replay - < {sizes[0]:,} deals (status {status})", f"{peak:,.0f} MB", f"{sizes[0] / seconds:,.0f} deals/s")
+    if sections & {"memory", "jobs"}:
+        print("\n== belote-ref replay as a whole process: time and peak memory")
+        for size, path in files.items():
+            seconds, peak, status = run_measured([*command, "replay", str(path)])
+            one_job[size] = seconds
+            row(f"replay {size:,} deals (status {status})", f"{peak:,.0f} MB",
+                f"{size / seconds:,.0f} deals/s; goal flat, < {GOAL_MEMORY_MB:.0f} MB: {goal(peak < GOAL_MEMORY_MB)}")
+        if "memory" in sections and not args.quick:
+            seconds, peak, status = run_measured([*command, "replay", "-"], stdin=files[sizes[0]])
+            row(f"replay - < {sizes[0]:,} deals (status {status})", f"{peak:,.0f} MB",
+                f"{sizes[0] / seconds:,.0f} deals/s")
 
-    print("\n== --jobs 2 (two processes over shards)")
-    if replay_supports_jobs():
-        size = sizes[0]
-        seconds, peak, status = run_measured([*command, "replay", "--jobs", "2", str(files[size])])
-        speedup = one_job[size] / seconds
-        load = os.getloadavg()[0]
-        row(f"replay --jobs 2, {size:,} deals (status {status})", f"x{speedup:.2f}",
-            f"goal >= x{GOAL_SPEEDUP} on an idle machine: {goal(speedup >= GOAL_SPEEDUP)}; peak {peak:,.0f} MB "
-            f"per process; load average {load:.2f} on {os.cpu_count()} CPU(s)")
-    else:
-        row("replay --jobs 2", "n/a", "this belote-ref has no `replay --jobs`")
+    if "jobs" in sections:
+        print("\n== --jobs 2 (two processes over shards)")
+        if replay_supports_jobs():
+            size = sizes[0]
+            seconds, peak, status = run_measured([*command, "replay", "--jobs", "2", str(files[size])])
+            speedup = one_job[size] / seconds
+            load = os.getloadavg()[0]
+            row(f"replay --jobs 2, {size:,} deals (status {status})", f"x{speedup:.2f}",
+                f"goal >= x{GOAL_SPEEDUP} on an idle machine: {goal(speedup >= GOAL_SPEEDUP)}; peak {peak:,.0f} MB "
+                f"(the largest process); load average {load:.2f} on {os.cpu_count()} CPU(s)")
+        else:
+            row("replay --jobs 2", "n/a", "this belote-ref has no `replay --jobs`")
 
-    print("\n== whole processes (wall time, median)")
-    start_runs = max(runs, 5)
-    bare = wall_ms([sys.executable, "-c", "pass"], start_runs)
-    row("python -c pass", f"{bare:,.0f} ms")
-    helped = wall_ms([*command, "--help"], start_runs)
-    row("belote-ref --help", f"{helped:,.0f} ms",
-        f"+{helped - bare:,.0f} ms over python; goal <= +{GOAL_START_MS:.0f}: {goal(helped - bare <= GOAL_START_MS)}")
-    hello = serve_hello_ms(start_runs)
-    row("belote-ref serve, start to hello reply", f"{hello:,.0f} ms",
-        f"+{hello - bare:,.0f} ms over python; goal <= +{GOAL_START_MS:.0f}: {goal(hello - bare <= GOAL_START_MS)}")
-    main_runs = 1 if args.quick else 3
-    main_job = wall_ms([*command, "conformance", "run"], main_runs)
-    row("belote-ref conformance run (the README's main job)", f"{main_job / 1000:,.2f} s", f"median of {main_runs}")
+    if "startup" in sections:
+        print("\n== whole processes (wall time, median; bytecode cached)")
+        start_runs = max(runs, 5) * 2
+        bare = wall_ms([sys.executable, "-c", "pass"], start_runs)
+        row("python -c pass", f"{bare:,.0f} ms")
+        helped = wall_ms([*command, "--help"], start_runs)
+        row("belote-ref --help", f"{helped:,.0f} ms",
+            f"+{helped - bare:,.0f} ms over python; goal <= +{GOAL_START_MS:.0f}: {goal(helped - bare <= GOAL_START_MS)}")
+        hello = serve_hello_ms(start_runs)
+        row("belote-ref serve, start to hello reply", f"{hello:,.0f} ms",
+            f"+{hello - bare:,.0f} ms over python; goal <= +{GOAL_START_MS:.0f}: {goal(hello - bare <= GOAL_START_MS)}")
+        main_runs = 1 if args.quick else 3
+        main_job = wall_ms([*command, "conformance", "run"], main_runs)
+        row("belote-ref conformance run (the README's main job)", f"{main_job / 1000:,.2f} s",
+            f"median of {main_runs}")
     return 0
 
 
