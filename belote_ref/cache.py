@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -77,6 +76,8 @@ def _read(path: Path, key: str) -> Any:
 def _write(folder: Path, name: str, key: str, payload: Any) -> None:
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     header = json.dumps({"format": CACHE_FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()})
+    import tempfile  # only when writing: it imports shutil and random, which a cache hit does not need
+
     folder.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
     try:
