@@ -624,6 +624,19 @@ def cmd_conformance_summary(args: argparse.Namespace) -> int:
     return _run_status(lines)
 
 
+def cmd_conformance_merge(args: argparse.Namespace) -> int:
+    from belote_ref.conformance.merge import merge_reports
+    from belote_ref.conformance.report import read_report
+
+    lines = merge_reports([(path, read_report(path)) for path in args.reports])
+    Path(args.out).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    adapter = lines[0].get("adapter") or {}
+    print(f"{adapter.get('name')} {adapter.get('version', '')}: {len(args.reports)} report(s) merged into {args.out} "
+          f"({len(lines) - 2} cases)")
+    _print_report(lines)
+    return _run_status(lines)
+
+
 def cmd_conformance_smoke(args: argparse.Namespace) -> int:
     from belote_ref.conformance.smoke import smoke
 
@@ -820,6 +833,15 @@ def build_parser() -> argparse.ArgumentParser:
     summary.add_argument("report", metavar="REPORT")
     summary.add_argument("--baseline", metavar="FILE")
     summary.set_defaults(handler=cmd_conformance_summary)
+    merge = conformance_commands.add_parser(
+        "merge", help="join the reports of shards of one run into one report",
+        description="Join the JSON Lines reports of shards of one run (the same implementation, suite and "
+                    "fixtures; cases split by --id, --ruleset or machine) into the report of the whole run: the "
+                    "cases in the order given, the footer counted again. A case in two reports, or reports of "
+                    "different runs, is an error (exit 2). Exit 0 when no case is bad, 1 otherwise.")
+    merge.add_argument("reports", nargs="+", metavar="REPORT")
+    merge.add_argument("-o", "--out", required=True, metavar="FILE", help="where to write the merged report")
+    merge.set_defaults(handler=cmd_conformance_merge)
     smoke_parser = conformance_commands.add_parser("smoke", help="hello and three simple cases; explain the first mistake")
     smoke_parser.add_argument("--impl", required=True, metavar="CMD")
     smoke_parser.add_argument("--timeout", type=_seconds, default=10.0, metavar="S")
