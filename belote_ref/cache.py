@@ -58,7 +58,12 @@ def cache_dir() -> Path | None:
     if explicit:
         return Path(explicit)
     base = os.environ.get("XDG_CACHE_HOME")
-    return (Path(base) if base else Path.home() / ".cache") / "belote-ref"
+    if base:
+        return Path(base) / "belote-ref"
+    try:
+        return Path.home() / ".cache" / "belote-ref"
+    except (RuntimeError, KeyError, OSError):  # no home folder to be found: no cache
+        return None
 
 
 def content_key(kind: str, files: Iterable[Path], extra: str = "") -> str:
