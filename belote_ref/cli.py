@@ -9,15 +9,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
 
 from belote_ref import __version__
-from belote_ref.cards import Seat, Team
-from belote_ref.errors import BeloteRefError, RulesetError
-from belote_ref.registry import load_registry, ruleset_schema
-from belote_ref.rules import Ruleset, find_ruleset, iter_changes, load_ruleset, shipped_rulesets
+
+# The engine, the registry, the rulesets and even the errors and `typing` are imported where they
+# are used, so that `--help` and usage errors start without loading what they do not need.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+    from typing import IO, Any, NoReturn
+
+    from belote_ref.rules import Ruleset
 
 __all__ = ["main"]
 
@@ -30,6 +33,8 @@ def resolve_ruleset(reference: str, search_path: Sequence[Path] = ()) -> Ruleset
 
     Raises :class:`~belote_ref.errors.UnknownRulesetError` when ``reference`` is neither.
     """
+    from belote_ref.rules import find_ruleset, load_ruleset, shipped_rulesets
+
     if reference in shipped_rulesets():
         return find_ruleset(reference)
     path = Path(reference)
@@ -66,6 +71,8 @@ def _title(ruleset: Ruleset) -> str:
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
+    from belote_ref.rules import find_ruleset, iter_changes, shipped_rulesets
+
     classic = find_ruleset("classic")
     rows = []
     for ruleset_id in shipped_rulesets():
@@ -83,6 +90,8 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_show(args: argparse.Namespace) -> int:
+    from belote_ref.registry import load_registry
+
     ruleset = resolve_ruleset(args.ruleset, _search_path(args))
     if args.json:
         print(json.dumps(ruleset.to_json(), ensure_ascii=False, indent=2))
@@ -106,6 +115,9 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_validate(args: argparse.Namespace) -> int:
+    from belote_ref.errors import RulesetError
+    from belote_ref.rules import load_ruleset
+
     status = EXIT_OK
     for path in args.paths:
         try:
@@ -120,6 +132,9 @@ def cmd_rules_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_diff(args: argparse.Namespace) -> int:
+    from belote_ref.registry import load_registry
+    from belote_ref.rules import iter_changes
+
     left, right = resolve_ruleset(args.a, _search_path(args)), resolve_ruleset(args.b, _search_path(args))
     registry = load_registry()
     changed = list(iter_changes(right, left))
@@ -142,6 +157,8 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_schema(args: argparse.Namespace) -> int:
+    from belote_ref.registry import ruleset_schema
+
     text = json.dumps(ruleset_schema(), ensure_ascii=False, indent=2) + "\n"
     if args.check:
         path = Path(args.check)
@@ -158,7 +175,9 @@ def _match_records(rules: Ruleset, seed: int, max_deals: int, outcome: dict[str,
     """The records of one random match, one deal at a time; ``outcome`` receives the totals."""
     import random
 
+    from belote_ref.cards import Seat
     from belote_ref.deal import Phase
+    from belote_ref.errors import BeloteRefError
     from belote_ref.match import Match
     from belote_ref.record import record_of
     from belote_ref.simulate import random_deal
@@ -192,23 +211,30 @@ def _match_records(rules: Ruleset, seed: int, max_deals: int, outcome: dict[str,
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from belote_ref.record import record_of
-    from belote_ref.simulate import random_deals
+    from belote_ref.cards import Team
+    from belote_ref.shards import DEALS_PER_BLOCK, ordered_map, play_block
 
     rules = resolve_ruleset(args.ruleset)
     outcome: dict[str, Any] = {}
-    records: Iterable[dict[str, Any]]
+    texts: Iterable[str]
     if args.match:
-        records = _match_records(rules, args.seed, args.max_deals, outcome)
+        if args.jobs > 1:
+            raise _usage_error("play --jobs: a match is one sequence of deals and is played by one job")
+        texts = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+                 for record in _match_records(rules, args.seed, args.max_deals, outcome))
     else:
-        records = (record_of(state) for state in random_deals(rules, args.seed, args.count))
-    # One record at a time, so that memory stays flat however many deals are played.
+        # Blocks of consecutive deals, each from its own seed (the first from --seed itself), so
+        # that they can be played by several jobs and still be the deals of one job.
+        blocks: Iterable[tuple[str, list[str], int, int, int]] = ((args.ruleset, [], args.seed, block, min(DEALS_PER_BLOCK, args.count - start))
+                  for block, start in enumerate(range(0, args.count, DEALS_PER_BLOCK)))
+        texts = ordered_map(play_block, blocks, args.jobs)
+    # A block at a time, so that memory stays flat however many deals are played.
     out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115 - closed below
     written = 0
     try:
-        for record in records:
-            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
-            written += 1
+        for text in texts:
+            out.write(text)
+            written += text.count("\n")
     finally:
         if args.out:
             out.close()
@@ -228,27 +254,31 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from itertools import chain
 
-    from belote_ref.jsonlines import binary_input
-    from belote_ref.record import check_records, describe
+    from belote_ref.errors import BeloteRefError
 
+    house_rules = {ruleset.id: ruleset for ruleset in (resolve_ruleset(reference, _search_path(args))
+                                                       for reference in args.ruleset or ())}
     counts = {"good": 0, "bad": 0, "unchecked": 0}
     unreadable = False
     for path in args.files:
         if path == "-" and sys.stdin is None:
             raise BeloteRefError("-: there is no standard input to read", code="io")
-        checks = check_records(binary_input(sys.stdin), "<stdin>") if path == "-" else check_records(path)
+        verdicts = _replay_verdicts(path, args, house_rules)
         # A file of one deal is shown trick by trick: hold the first verdict until the second
         # entry is read (or the file ends). Entries are still read and checked one at a time.
-        first, second = next(checks, None), next(checks, None)
+        first, second = next(verdicts, None), next(verdicts, None)
         verbose = args.show or second is None
-        for check in chain((first, second), checks):
-            if check is None:
+        for entry in chain((first, second), verdicts):
+            if entry is None:
                 continue
-            counts[check.verdict] += 1
-            unreadable = unreadable or not check.readable
-            if verbose and check.report is not None:
-                print(describe(check.report))
-            for problem in check.problems:
+            verdict, readable, problems, text = entry
+            counts[verdict] += 1
+            unreadable = unreadable or not readable
+            if verbose:
+                shown = text()
+                if shown is not None:
+                    print(shown)
+            for problem in problems:
                 print(problem, file=sys.stderr)
     total = sum(counts.values())
     if counts["bad"] == counts["unchecked"] == 0:
@@ -259,6 +289,40 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if counts["bad"]:
         return EXIT_BAD_INPUT if unreadable else EXIT_FAILED
     return EXIT_OK
+
+
+def _replay_verdicts(path: str, args: argparse.Namespace,
+                     house_rules: dict[str, Ruleset]) -> Iterator[tuple[str, bool, list[str], Any]]:
+    """(verdict, readable, problems, a function giving the deal as text) for each record of
+    ``path``: checked here one at a time, or with ``--jobs`` over shards of a JSON Lines input
+    in worker processes (the same verdicts in the same order)."""
+    from belote_ref.jsonlines import binary_input
+    from belote_ref.record import RecordError, check_records, describe
+
+    if args.jobs > 1 and (path == "-" or path.endswith(".jsonl")):
+        from belote_ref.shards import check_shard, load_worker_rulesets, ordered_map, record_shards
+
+        name = "<stdin>" if path == "-" else path
+        try:
+            stream = binary_input(sys.stdin) if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
+        except OSError as error:
+            raise RecordError(f"cannot read: {error.strerror}", location=name, code="io") from None
+        try:
+            tasks = ((name, shard, args.show) for shard in record_shards(stream))
+            for verdicts in ordered_map(check_shard, tasks, args.jobs, load_worker_rulesets,
+                                        (list(args.ruleset or ()), list(args.rules_path or ()))):
+                for verdict, readable, problems, text in verdicts:
+                    yield verdict, readable, problems, lambda text=text: text
+        finally:
+            if path != "-":
+                stream.close()
+        return
+    checks = (check_records(binary_input(sys.stdin), "<stdin>", house_rules) if path == "-"
+              else check_records(path, rulesets=house_rules))
+    for check in checks:
+        report = check.report
+        yield check.verdict, check.readable, check.problems, lambda report=report: (
+            describe(report) if report is not None else None)
 
 
 def cmd_conformance_lint(args: argparse.Namespace) -> int:
@@ -355,9 +419,37 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from typing import cast
+
+    from belote_ref.hello import reply_to_first_hello
+    from belote_ref.jsonlines import binary_input
+
+    # The runner waits for the reply to hello before it sends a case: answer it before the engine
+    # is imported. Any other first line goes to the protocol loop as it was read.
+    source = binary_input(sys.stdin)
+    reply, first = reply_to_first_hello(source)
+    if reply is not None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(reply)
+        sys.stdout.buffer.flush()
     from belote_ref.protocol import serve
 
-    return serve()
+    return serve(cast("IO[bytes]", _Prefixed(first, source)) if first else source)
+
+
+class _Prefixed:
+    """A binary stream read a line at a time whose first bytes are ``prefix`` (what was read of the
+    first line), then those of ``stream``: all :func:`~belote_ref.jsonlines.read_lines` needs."""
+
+    def __init__(self, prefix: bytes, stream: Any) -> None:
+        self.prefix, self.stream = prefix, stream
+
+    def readline(self, size: int = -1) -> bytes:
+        if not self.prefix:
+            return self.stream.readline(size)  # type: ignore[no-any-return]
+        cut = len(self.prefix) if size < 0 else size
+        line, self.prefix = self.prefix[:cut], self.prefix[cut:]
+        return line
 
 
 class _Progress:
@@ -387,6 +479,8 @@ class _Progress:
 
 
 def _read_expected_failures(path: str | None) -> frozenset[str]:
+    from belote_ref.errors import BeloteRefError
+
     if not path:
         return frozenset()
     try:
@@ -406,23 +500,24 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
 
     from belote_ref.conformance.adapter import AdapterFailure, open_adapter, terminate_on_sigterm
     from belote_ref.conformance.applicability import Claims, check_claims, departures
-    from belote_ref.conformance.corpus import load_corpus_report
     from belote_ref.conformance.report import read_report, report_lines, summarize_changes, write_junit
-    from belote_ref.conformance.runner import RunOptions, build_branch_cases, build_cases, run_cases
+    from belote_ref.conformance.run_jobs import CaseInputs, build_run_cases, run_sharded
+    from belote_ref.conformance.runner import RunOptions, run_cases
     from belote_ref.protocol import KINDS
+    from belote_ref.rules import shipped_rulesets
 
     references = args.ruleset or list(shipped_rulesets())
-    rulesets = [resolve_ruleset(r, _search_path(args)) for r in references]
+    fixtures_folder = _fixtures_folder(args.fixtures)
+    inputs = CaseInputs(tuple(references), tuple(args.rules_path or ()),
+                        str(fixtures_folder) if fixtures_folder else None, tuple(args.kind or ()), args.id or "",
+                        args.every_branch)
+    rulesets, corpus, cases = build_run_cases(inputs)
     ruleset_refs = {ruleset.id: reference for ruleset, reference in zip(rulesets, references, strict=True)}
-    corpus = load_corpus_report(_fixtures_folder(args.fixtures))
     for _, diagnostics in corpus.failures:
         for diagnostic in diagnostics:
             print(diagnostic, file=sys.stderr)
     if corpus.failures:
         print(f"{len(corpus.failures)} fixture file(s) could not be loaded", file=sys.stderr)
-    cases = build_cases(corpus.fixtures, rulesets, args.kind or (), args.id or "")
-    if args.every_branch:
-        cases += build_branch_cases(corpus.fixtures, args.kind or (), args.id or "")
     if not cases:
         print("no case matches the filters", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -440,8 +535,12 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
 
     try:
         with terminate_on_sigterm():
-            hello, results = run_cases(lambda: open_adapter(args.impl, args.timeout, stderr_log), cases, options,
-                                       progress=_Progress(sys.stderr), on_hello=warn_about_claims)
+            if args.jobs > 1:
+                hello, results = run_sharded(inputs, cases, args.impl, options, stderr_log, args.jobs,
+                                             progress=_Progress(sys.stderr), on_hello=warn_about_claims)
+            else:
+                hello, results = run_cases(lambda: open_adapter(args.impl, args.timeout, stderr_log), cases,
+                                           options, progress=_Progress(sys.stderr), on_hello=warn_about_claims)
     except AdapterFailure as failure:
         print(f"error: the implementation could not start: {failure.reason}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -471,6 +570,8 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
 
 def _fixtures_folder(folder: str | None) -> Path | None:
     """The folder of ``--fixtures`` (None: the shipped corpus); a usage error when it is not a folder."""
+    from belote_ref.errors import BeloteRefError
+
     if folder is None:
         return None
     path = Path(folder)
@@ -553,6 +654,19 @@ def cmd_conformance_summary(args: argparse.Namespace) -> int:
     return _run_status(lines)
 
 
+def cmd_conformance_merge(args: argparse.Namespace) -> int:
+    from belote_ref.conformance.merge import merge_reports
+    from belote_ref.conformance.report import read_report
+
+    lines = merge_reports([(path, read_report(path)) for path in args.reports])
+    Path(args.out).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    adapter = lines[0].get("adapter") or {}
+    print(f"{adapter.get('name')} {adapter.get('version', '')}: {len(args.reports)} report(s) merged into {args.out} "
+          f"({len(lines) - 2} cases)")
+    _print_report(lines)
+    return _run_status(lines)
+
+
 def cmd_conformance_smoke(args: argparse.Namespace) -> int:
     from belote_ref.conformance.smoke import smoke
 
@@ -563,6 +677,7 @@ def cmd_conformance_smoke(args: argparse.Namespace) -> int:
 
 
 def cmd_docs_build(args: argparse.Namespace) -> int:
+    from belote_ref.errors import BeloteRefError
     from belote_ref.site import build_site
 
     try:
@@ -581,6 +696,12 @@ def cmd_docs_serve(args: argparse.Namespace) -> int:
 
     serve_site(config_file=args.config, dev_addr=args.dev_addr, rulesets=args.ruleset or ())
     return EXIT_OK
+
+
+def _usage_error(message: str) -> Exception:
+    from belote_ref.errors import BeloteRefError
+
+    return BeloteRefError(message, code="usage")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -650,6 +771,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--match", action="store_true", help="play a match to its end instead of --count deals")
     play.add_argument("--max-deals", type=_count, default=500, help="stop an unfinished match after this many deals")
     play.add_argument("--out", metavar="FILE", help="write JSON Lines here (default: standard output)")
+    play.add_argument("--jobs", type=_shard_count, default=1, metavar="N",
+                      help="play --count in N worker processes (blocks of 2,000 deals, each seeded from --seed "
+                           "and its number, the first by --seed itself: the same deals as one job)")
     play.set_defaults(handler=cmd_play)
 
     replay = commands.add_parser(
@@ -660,13 +784,18 @@ def build_parser() -> argparse.ArgumentParser:
                     "unknown key, a deal not over) or unchecked (every event legal, no result recorded, e.g. a "
                     "partial deal). Each problem is one line, file:line: message; a bad line never stops the rest. "
                     "Exit 0 when no record is bad, 1 when a record fails its check, 2 when an entry cannot be read "
-                    "as a record of a shipped ruleset.")
+                    "as a record of a shipped ruleset (or of a --ruleset).")
     replay.add_argument("files", nargs="+", metavar="FILE",
                         help="a .jsonl file (one record per line), a YAML/JSON file, or - for JSON Lines on "
                              "standard input")
-    replay.add_argument(
-        "--show", action="store_true", help="print every deal trick by trick (default: only a single deal)"
-    )
+    replay.add_argument("--show", action="store_true", help="print every deal trick by trick (default: only a single deal)")
+    replay.add_argument("--jobs", type=_shard_count, default=1, metavar="N",
+                        help="check a JSON Lines input in N worker processes (shards of "
+                             "2,000 lines; the same output, in the same order, as one job)")
+    replay.add_argument("--ruleset", action="append", metavar="ID|PATH",
+                        help="repeatable: a ruleset (a house rule's file) that records may name by its id and "
+                             "version, besides the shipped ones")
+    _add_rules_path_option(replay)
     replay.set_defaults(handler=cmd_replay)
     conformance = commands.add_parser("conformance", help="the fixture corpus: lint, coverage, list, dump")
     conformance_commands = conformance.add_subparsers(dest="conformance_command", required=True, metavar="SUBCOMMAND")
@@ -699,6 +828,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "generated to reach it (classic with the branch's values), where the adapter claims them")
     run.add_argument("--per-case", action="store_true", help="a fresh adapter for every case")
     run.add_argument("--timeout", type=_seconds, default=10.0, metavar="S", help="per-message timeout (default 10)")
+    run.add_argument("--jobs", type=_shard_count, default=1, metavar="N",
+                     help="run the cases in N worker processes, each with its own adapter, in contiguous ranges "
+                          "(the same report as one job, times aside)")
     run.add_argument("--expected-failures", metavar="FILE", help="lines 'fixture-id [ruleset-id]' expected to fail")
     run.add_argument("--report", metavar="FILE", help="write the JSON Lines report")
     run.add_argument("--junit", metavar="FILE", help="write JUnit XML")
@@ -733,9 +865,16 @@ def build_parser() -> argparse.ArgumentParser:
     summary.add_argument("report", metavar="REPORT")
     summary.add_argument("--baseline", metavar="FILE")
     summary.set_defaults(handler=cmd_conformance_summary)
-    smoke_parser = conformance_commands.add_parser(
-        "smoke", help="hello and three simple cases; explain the first mistake"
-    )
+    merge = conformance_commands.add_parser(
+        "merge", help="join the reports of shards of one run into one report",
+        description="Join the JSON Lines reports of shards of one run (the same implementation, suite and "
+                    "fixtures; cases split by --id, --ruleset or machine) into the report of the whole run: the "
+                    "cases in the order given, the footer counted again. A case in two reports, or reports of "
+                    "different runs, is an error (exit 2). Exit 0 when no case is bad, 1 otherwise.")
+    merge.add_argument("reports", nargs="+", metavar="REPORT")
+    merge.add_argument("-o", "--out", required=True, metavar="FILE", help="where to write the merged report")
+    merge.set_defaults(handler=cmd_conformance_merge)
+    smoke_parser = conformance_commands.add_parser("smoke", help="hello and three simple cases; explain the first mistake")
     smoke_parser.add_argument("--impl", required=True, metavar="CMD")
     smoke_parser.add_argument("--timeout", type=_seconds, default=10.0, metavar="S")
     smoke_parser.set_defaults(handler=cmd_conformance_smoke)
@@ -776,6 +915,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    from belote_ref.errors import BeloteRefError, RulesetError
+
     try:
         result: int = args.handler(args)
         return result

@@ -16,23 +16,20 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
-from belote_ref import __version__
 from belote_ref.announcements import Declaration, combinations
 from belote_ref.cards import CardSet, Seat, Suit, Team, Trump, parse_card, parse_cards, trump_of
 from belote_ref.deal import DealState, Phase, complete_hands, deal_first_hands, play_out, run_auction
 from belote_ref.errors import BeloteRefError, InternalError
+from belote_ref.hello import KINDS, PROTOCOL_VERSION, hello  # the hello is answered before the engine loads
 from belote_ref.jsonlines import JsonLineError, binary_input, decode_json_line, one_line, read_lines
 from belote_ref.match import Match
 from belote_ref.play import Trick, legal_plays, trick_points, trick_winner
-from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset
 from belote_ref.scoring import Belote, score_deal
 
 __all__ = ["KINDS", "PROTOCOL_VERSION", "GivenError", "adapter", "answer", "hello", "reply_to_line", "run_case",
            "serve"]
 
-PROTOCOL_VERSION = 2
-KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match", "play")
 
 
 class GivenError(BeloteRefError):
@@ -330,24 +327,6 @@ def run_case(rules: Ruleset, kind: str, given: Mapping[str, Any]) -> dict[str, A
     if not isinstance(given, Mapping):
         raise GivenError("given must be a JSON object")
     return handler(rules, given)
-
-
-def hello() -> dict[str, Any]:
-    """The adapter's answer to ``hello``: every kind, every registry parameter and value.
-
-    Parameters whose values are not a closed list (numbers, card orders, point tables) are
-    declared with ``"*"``: any value the registry allows.
-    """
-    registry = load_registry()
-    parameters = {pid: list(p.values) if p.closed else "*" for pid, p in registry.parameters.items()}
-    from belote_ref.rules import shipped_rulesets
-
-    return {
-        "protocol": PROTOCOL_VERSION,
-        "implementation": {"name": "belote-ref", "version": __version__, "language": "python",
-                           "homepage": ""},
-        "supports": {"kinds": list(KINDS), "rulesets": list(shipped_rulesets()), "parameters": parameters},
-    }
 
 
 # Compiled rulesets by (id, version), a few parameter sets each, least recently used id first:

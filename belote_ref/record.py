@@ -39,25 +39,29 @@ streamed a line at a time, each line bounded (length, nesting, number size, no d
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
 from belote_ref.announcements import Declaration
-from belote_ref.cards import Card, CardSet, Seat, Suit, parse_card
+from belote_ref.cards import CARDS, SEATS, Card, CardSet, Seat, Suit, parse_card
 from belote_ref.deal import DealState, Phase
+from belote_ref.play import Trick, legal_mask
 from belote_ref.errors import BeloteRefError, InternalError, NotationError
-from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_json_lines
-from belote_ref.play import Trick
+from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_lines
 from belote_ref.rules import Ruleset, find_ruleset
 from belote_ref.scoring import Belote
-from belote_ref.yamlsource import KeyPath, Located, read_yaml
+from belote_ref.located import KeyPath, Located
 
 __all__ = ["DealRecord", "RecordCheck", "RecordError", "ReplayReport", "check_records", "describe", "read_records",
            "records_or_errors", "replay", "write_record"]
 
 RECORD_FORMAT = 1
+# Canonical tokens read by a look-up; anything else goes through the lenient parsers.
+_CARD_BY_TOKEN: dict[str, Card] = {str(card): card for card in CARDS}
+_SEAT_BY_TOKEN: dict[str, Seat] = {seat.name: seat for seat in SEATS}
+_SEAT_NAMES: tuple[tuple[Seat, str], ...] = tuple((seat, seat.name) for seat in SEATS)
 
 
 class RecordError(BeloteRefError):
@@ -100,9 +104,10 @@ class DealRecord:
             return self.source.file
         return f"{self.source.file}:{line + self.base_line}"
 
-    def ruleset(self) -> Ruleset:
-        """The shipped ruleset the record names; raises :class:`RecordError` if the version differs."""
-        ruleset = find_ruleset(self.ruleset_id)
+    def ruleset(self, known: Mapping[str, Ruleset] | None = None) -> Ruleset:
+        """The ruleset the record names: one of ``known`` (id -> ruleset, such as house rules loaded
+        from files) or else a shipped one; raises :class:`RecordError` if the version differs."""
+        ruleset = known[self.ruleset_id] if known and self.ruleset_id in known else find_ruleset(self.ruleset_id)
         if ruleset.version != self.ruleset_version:
             raise RecordError(
                 f"ruleset {self.ruleset_id} is version {ruleset.version} here; the record needs version "
@@ -113,30 +118,41 @@ class DealRecord:
 # ------------------------------------------------------------------------------------- reading
 
 
-def _require(data: Mapping[str, Any], key: str, where: str) -> Any:
+#: Where a problem is, computed only when there is one: locating a key in its source costs more
+#: than checking it, and the good path never needs it.
+Where = Callable[[], str]
+
+
+def _require(data: Mapping[str, Any], key: str, where: Where) -> Any:
     if key not in data:
-        raise RecordError(f"missing required key {key!r}", location=where)
+        raise RecordError(f"missing required key {key!r}", location=where())
     return data[key]
 
 
-def _cards(tokens: Any, where: str, what: str) -> list[Card]:
+def _cards(tokens: Any, where: Where, what: str) -> list[Card]:
     if not isinstance(tokens, list):
-        raise RecordError(f"{what}: expected a list of cards; found {tokens!r}", location=where)
+        raise RecordError(f"{what}: expected a list of cards; found {tokens!r}", location=where())
+    try:
+        cards = list(map(_CARD_BY_TOKEN.get, tokens))
+    except TypeError:  # a token that is not hashable (a list, a mapping): the lenient parser says why
+        cards = [None]
+    if None not in cards:
+        return cards  # type: ignore[return-value]
     try:
         return [parse_card(str(token)) for token in tokens]
     except NotationError as error:
-        raise RecordError(f"{what}: {error}", location=where, code="bad_notation") from None
+        raise RecordError(f"{what}: {error}", location=where(), code="bad_notation") from None
 
 
-def _seat_map(data: Any, where: str, what: str) -> dict[Seat, CardSet]:
+def _seat_map(data: Any, where: Where, what: str) -> dict[Seat, CardSet]:
     if not isinstance(data, dict) or set(data) != {"N", "E", "S", "W"}:
-        raise RecordError(f"{what}: expected a mapping with the seats N, E, S and W", location=where)
+        raise RecordError(f"{what}: expected a mapping with the seats N, E, S and W", location=where())
     result = {}
-    for seat in Seat:
-        cards = _cards(data[seat.name], where, f"{what}.{seat.name}")
+    for seat, name in _SEAT_NAMES:
+        cards = _cards(data[name], where, f"{what}.{name}")
         cardset = CardSet(cards)
         if len(cardset) != len(cards):
-            raise RecordError(f"{what}.{seat.name}: a card is listed twice", location=where)
+            raise RecordError(f"{what}.{name}: a card is listed twice", location=where())
         result[seat] = cardset
     return result
 
@@ -162,58 +178,66 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     """Build a :class:`DealRecord` from parsed YAML/JSON; raises :class:`RecordError` when malformed."""
     file = source.file if source else "<record>"
 
-    def at(*path: str | int) -> str:
+    def place(*path: str | int) -> str:
         if source is None:
             return file
         line, _ = source.where(tuple(path))
         return f"{file}:{(line or 1) + base_line}"
 
+    def at(*path: str | int) -> Where:
+        return lambda: place(*path)
+
     if not isinstance(data, dict):
-        raise RecordError("a record must be a mapping", location=at())
-    ruleset = _require(data, "ruleset", at())
-    if (
-        not isinstance(ruleset, dict)
-        or not isinstance(ruleset.get("id"), str)
-        or not isinstance(ruleset.get("version"), int)
-    ):
-        raise RecordError("'ruleset' must give both id and version (never defaulted)", location=at("ruleset"))
+        raise RecordError("a record must be a mapping", location=place())
+    top = at()
+    ruleset = _require(data, "ruleset", top)
+    if not isinstance(ruleset, dict) or not isinstance(ruleset.get("id"), str) or not isinstance(ruleset.get("version"), int):
+        raise RecordError("'ruleset' must give both id and version (never defaulted)", location=place("ruleset"))
     try:
-        dealer = Seat.parse(_require(data, "dealer", at()))
-        turned = parse_card(str(_require(data, "turned", at())))
+        dealer = Seat.parse(_require(data, "dealer", top))
+        turned = parse_card(str(_require(data, "turned", top)))
         belote = _belote(data.get("belote"))
     except NotationError as error:
-        raise RecordError(str(error), location=at(), code="bad_notation") from None
-    hands = _seat_map(_require(data, "hands", at()), at("hands"), "hands")
+        raise RecordError(str(error), location=place(), code="bad_notation") from None
+    hands = _seat_map(_require(data, "hands", top), at("hands"), "hands")
     completion_data = data.get("completion")
     completion = _seat_map(completion_data, at("completion"), "completion") if completion_data is not None else None
     calls = data.get("calls", [])
     if not isinstance(calls, list) or not all(isinstance(c, str) for c in calls):
-        raise RecordError("'calls' must be a list of calls (pass, take, S, H, D, C, SA, TA)", location=at("calls"))
+        raise RecordError("'calls' must be a list of calls (pass, take, S, H, D, C, SA, TA)", location=place("calls"))
     plays: list[Card] = []
     leaders: list[Seat | None] = []
     if "tricks" in data:
         tricks = data["tricks"]
         if not isinstance(tricks, list):
-            raise RecordError("'tricks' must be a list", location=at("tricks"))
+            raise RecordError("'tricks' must be a list", location=place("tricks"))
+        seat_of = _SEAT_BY_TOKEN
         for index, trick in enumerate(tricks):
             if not isinstance(trick, dict) or "cards" not in trick:
-                raise RecordError("each trick is {leader, cards}", location=at("tricks", index))
+                raise RecordError("each trick is {leader, cards}", location=place("tricks", index))
             plays.extend(_cards(trick["cards"], at("tricks", index), f"tricks[{index}]"))
-            try:
-                leaders.append(Seat.parse(trick["leader"]) if trick.get("leader") is not None else None)
-            except NotationError as error:
-                raise RecordError(str(error), location=at("tricks", index, "leader"), code="bad_notation") from None
+            leader = trick.get("leader")
+            if leader is None:
+                leaders.append(None)
+            elif type(leader) is str and leader in seat_of:
+                leaders.append(seat_of[leader])
+            else:
+                try:
+                    leaders.append(Seat.parse(leader))
+                except NotationError as error:
+                    raise RecordError(str(error), location=place("tricks", index, "leader"),
+                                      code="bad_notation") from None
     elif "plays" in data:
         plays = _cards(data["plays"], at("plays"), "plays")
     announcements = data.get("announcements") or []
     if not isinstance(announcements, list):
-        raise RecordError("'announcements' must be a list", location=at("announcements"))
+        raise RecordError("'announcements' must be a list", location=place("announcements"))
     result = data.get("result")
     if result is not None and not isinstance(result, dict):
-        raise RecordError(f"'result' must be a mapping; found {result!r}", location=at("result"))
+        raise RecordError(f"'result' must be a mapping; found {result!r}", location=place("result"))
     pot = data.get("pot", 0)
     if not isinstance(pot, int) or pot < 0:
-        raise RecordError(f"'pot' must be a whole number >= 0; found {pot!r}", location=at("pot"))
+        raise RecordError(f"'pot' must be a whole number >= 0; found {pot!r}", location=place("pot"))
     return DealRecord(
         ruleset_id=ruleset["id"],
         ruleset_version=ruleset["version"],
@@ -235,18 +259,31 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
 
 
 def _json_lines_records(stream: IO[bytes], name: str) -> Iterator[DealRecord | RecordError]:
-    for line in read_json_lines(stream):
-        location = f"{name}:{line.number}"
-        if line.error is not None:
-            yield RecordError(str(line.error), location=location, code=line.error.code)
-            continue
-        source = Located(name, line.value, {(): (1, 1)})
-        try:
-            yield parse_record(line.value, source, base_line=line.number - 1)
-        except RecordError as error:
-            yield error
-        except BeloteRefError as error:  # parse_record wraps its own; never let another one stop the file
-            yield RecordError(str(error), location=location, code=error.code)
+    for number, line in read_lines(stream):
+        entry = entry_of_line(name, number, line)
+        if entry is not None:
+            yield entry
+
+
+def entry_of_line(name: str, number: int, line: bytes | JsonLineError) -> DealRecord | RecordError | None:
+    """The record on line ``number`` of JSON Lines input ``name`` (as :func:`~belote_ref.jsonlines.read_lines`
+    yields it), its :class:`RecordError`, or None for a blank line."""
+    location = f"{name}:{number}"
+    if isinstance(line, JsonLineError):
+        return RecordError(str(line), location=location, code=line.code)
+    if not line.strip():
+        return None
+    try:
+        value = decode_json_line(line)
+    except JsonLineError as error:
+        return RecordError(str(error), location=location, code=error.code)
+    source = Located(name, value, {(): (1, 1)})
+    try:
+        return parse_record(value, source, base_line=number - 1)
+    except RecordError as error:
+        return error
+    except BeloteRefError as error:  # parse_record wraps its own; never let another one stop the file
+        return RecordError(str(error), location=location, code=error.code)
 
 
 def records_or_errors(source: str | Path | IO[bytes], name: str | None = None) -> Iterator[DealRecord | RecordError]:
@@ -271,6 +308,8 @@ def records_or_errors(source: str | Path | IO[bytes], name: str | None = None) -
         except OSError as error:
             raise RecordError(f"cannot read: {error.strerror}", location=name, code="io") from None
         return
+    from belote_ref.yamlsource import read_yaml  # PyYAML only for the files that need it
+
     located, diagnostics = read_yaml(path)
     if located is None or diagnostics:
         yield RecordError(str(diagnostics[0]), code="bad_yaml")
@@ -431,21 +470,29 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
                 report.error = RecordError(str(error), location=record.locate(("announcements", index)),
                                            code="bad_announcement", index=index)
                 return report
+        trump, hands, leaders = state.trump, state.hands, record.leaders
         for index, card in enumerate(record.plays):
             trick_number = index // 4
-            if index % 4 == 0 and trick_number < len(record.leaders):
-                recorded = record.leaders[trick_number]
+            if index % 4 == 0 and trick_number < len(leaders):
+                recorded = leaders[trick_number]
                 if recorded is not None and recorded != state.leader:
                     report.error = RecordError(
                         f"trick {trick_number + 1} is led by {state.leader.name}, not {recorded.name}",
                         location=record.locate(("tricks", trick_number, "leader")), code="wrong_leader", index=index)
                     return report
-            try:
-                state.play(card)
-            except BeloteRefError as error:
-                report.error = RecordError(str(error), location=_play_location(record, index), code=error.code,
-                                           index=index)
-                return report
+            # The check of DealState.play, inline: a legal card is played without a second look;
+            # any other goes through play() for the error that names the rule.
+            leader, trick = state.leader, state.trick_cards
+            if state.phase is Phase.PLAY and legal_mask(rules, trump, hands[(leader + len(trick)) & 3], leader,
+                                                        tuple(trick)) >> card & 1:
+                state.play_unchecked(card)
+            else:
+                try:
+                    state.play(card)
+                except BeloteRefError as error:
+                    report.error = RecordError(str(error), location=_play_location(record, index), code=error.code,
+                                               index=index)
+                    return report
             if state.phase is not Phase.PLAY and index + 1 < len(record.plays):
                 report.error = RecordError("more than 32 cards played", location=_play_location(record, index + 1),
                                            code="too_many_plays", index=index + 1)
@@ -508,12 +555,13 @@ class RecordCheck:
         return "unchecked" if self.report.record.result is None else "good"
 
 
-def check_record(entry: DealRecord | RecordError) -> RecordCheck:
-    """Replay one entry of :func:`records_or_errors`; never raises for bad input."""
+def check_record(entry: DealRecord | RecordError, rulesets: Mapping[str, Ruleset] | None = None) -> RecordCheck:
+    """Replay one entry of :func:`records_or_errors`, under the ruleset it names (one of
+    ``rulesets`` by id, else a shipped one); never raises for bad input."""
     if isinstance(entry, RecordError):
         return RecordCheck(None, [one_line(str(entry))], readable=False)
     try:
-        report = replay(entry)
+        report = replay(entry, entry.ruleset(rulesets))
     except BeloteRefError as error:  # the ruleset is unknown, or here in another version
         if isinstance(error, RecordError):
             return RecordCheck(None, [one_line(str(error))], readable=False)
@@ -525,12 +573,15 @@ def check_record(entry: DealRecord | RecordError) -> RecordCheck:
     return RecordCheck(report, problems)
 
 
-def check_records(source: str | Path | IO[bytes], name: str | None = None) -> Iterator[RecordCheck]:
+def check_records(source: str | Path | IO[bytes], name: str | None = None,
+                  rulesets: Mapping[str, Ruleset] | None = None) -> Iterator[RecordCheck]:
     """The verdict on each entry of ``source`` (as :func:`records_or_errors` reads it), lazily:
     an entry is read only when the previous verdict has been taken, and a bad one never stops the
-    rest. Raises :class:`RecordError` only when the file cannot be opened or read."""
+    rest. A record naming the id of one of ``rulesets`` is replayed under it (house rules), any
+    other under the shipped ruleset it names. Raises :class:`RecordError` only when the file cannot
+    be opened or read."""
     for entry in records_or_errors(source, name):
-        yield check_record(entry)
+        yield check_record(entry, rulesets)
 
 
 def records_from_json_lines(lines: Sequence[str]) -> list[DealRecord]:

@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from belote_ref.errors import InternalError, RulesetError
 from belote_ref.resources import data_dir
-from belote_ref.yamlsource import read_yaml
+
+if TYPE_CHECKING:
+    import jsonschema
 
 __all__ = [
     "RANK_TOKENS",
@@ -78,6 +78,8 @@ class Parameter:
         verdict = known.get(key)
         if verdict is None:
             if self._validator is None:
+                import jsonschema  # only for a value not seen yet of an open parameter
+
                 object.__setattr__(self, "_validator", jsonschema.Draft202012Validator(value_schema(self)))
             verdict = bool(self._validator.is_valid(value))
             if len(known) < 256:
@@ -278,18 +280,68 @@ def ruleset_schema(registry: Registry | None = None) -> dict[str, Any]:
 
 @cache
 def _registry_validator() -> jsonschema.Draft202012Validator:
+    import jsonschema
+
     path = data_dir("schema") / "registry.schema.json"
     return jsonschema.Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
 
 
 @cache
 def load_registry(path: Path | None = None) -> Registry:
-    """Load and check ``rules/registry.yaml`` (cached).
+    """Load and check ``rules/registry.yaml`` (cached; the checked data also on disk, keyed by the
+    file's content: see :mod:`belote_ref.cache`).
 
     Raises :class:`RulesetError` listing every problem: schema violations, duplicate ids,
     unknown source ids, defaults that are not allowed.
     """
+    from belote_ref.cache import cached_json
+
     path = path or data_dir("rules") / "registry.yaml"
+    files = [path, data_dir("schema") / "registry.schema.json"]
+    data = cached_json("registry", files, lambda: _checked_registry_data(path), valid=_looks_like_registry)
+    return _registry_of(data)
+
+
+def _looks_like_registry(data: Any) -> bool:
+    """The shape :func:`_registry_of` reads (a cache file read back is checked before use)."""
+    return (isinstance(data, dict) and isinstance(data.get("registry_version"), int)
+            and isinstance(data.get("sources"), dict) and isinstance(data.get("parameters"), list)
+            and all(isinstance(raw, dict) and isinstance(raw.get("id"), str) and isinstance(raw.get("values"), list)
+                    and all(isinstance(entry, dict) and isinstance(entry.get("sources"), list) and "value" in entry
+                            for entry in raw["values"])
+                    and {"type", "default", "en", "fr"} <= raw.keys() for raw in data["parameters"]))
+
+
+def _parameter_of(raw: Mapping[str, Any]) -> Parameter:
+    return Parameter(
+        id=raw["id"],
+        type=raw["type"],
+        default=raw["default"],
+        values=tuple(entry["value"] for entry in raw["values"]),
+        sources=tuple(tuple(entry["sources"]) for entry in raw["values"]),
+        en=raw["en"],
+        fr=raw["fr"],
+        outcome=raw.get("outcome", True),
+        protocol=raw.get("protocol", True),
+        since_protocol=raw.get("since_protocol", 1),
+        minimum=raw.get("minimum"),
+        maximum=raw.get("maximum"),
+        title=dict(raw.get("title") or {}),
+        labels=tuple(dict(entry.get("label") or {}) for entry in raw["values"]),
+        explains=tuple(dict(entry.get("explain") or {}) for entry in raw["values"]),
+    )
+
+
+def _registry_of(data: Mapping[str, Any]) -> Registry:
+    """The registry of checked data (from :func:`_checked_registry_data`)."""
+    parameters = {raw["id"]: _parameter_of(raw) for raw in data["parameters"]}
+    return Registry(version=data["registry_version"], parameters=parameters, sources=data["sources"])
+
+
+def _checked_registry_data(path: Path) -> Any:
+    """The data of the registry file, checked; raises :class:`RulesetError` listing every problem."""
+    from belote_ref.yamlsource import read_yaml
+
     located, diagnostics = read_yaml(path)
     if located is None or diagnostics:
         raise RulesetError(diagnostics)
@@ -299,12 +351,13 @@ def load_registry(path: Path | None = None) -> Registry:
         raise RulesetError(diagnostics)
     data = located.data
     source_ids = set(data["sources"])
-    parameters: dict[str, Parameter] = {}
+    seen: set[str] = set()
     for index, raw in enumerate(data["parameters"]):
         where = ("parameters", index)
-        if raw["id"] in parameters:
+        if raw["id"] in seen:
             diagnostics.append(located.diagnostic((*where, "id"), f"duplicate parameter id {raw['id']!r}"))
             continue
+        seen.add(raw["id"])
         for value_index, entry in enumerate(raw["values"]):
             for source in entry["sources"]:
                 if source not in source_ids:
@@ -314,28 +367,11 @@ def load_registry(path: Path | None = None) -> Registry:
                             f"unknown source id {source!r}; expected one of the 'sources' keys",
                         )
                     )
-        parameter = Parameter(
-            id=raw["id"],
-            type=raw["type"],
-            default=raw["default"],
-            values=tuple(entry["value"] for entry in raw["values"]),
-            sources=tuple(tuple(entry["sources"]) for entry in raw["values"]),
-            en=raw["en"],
-            fr=raw["fr"],
-            outcome=raw.get("outcome", True),
-            protocol=raw.get("protocol", True),
-            since_protocol=raw.get("since_protocol", 1),
-            minimum=raw.get("minimum"),
-            maximum=raw.get("maximum"),
-            title=dict(raw.get("title") or {}),
-            labels=tuple(dict(entry.get("label") or {}) for entry in raw["values"]),
-            explains=tuple(dict(entry.get("explain") or {}) for entry in raw["values"]),
-        )
+        parameter = _parameter_of(raw)
         if not parameter.allows(parameter.default):
             diagnostics.append(
                 located.diagnostic((*where, "default"), f"default {parameter.default!r} is not an allowed value")
             )
-        parameters[parameter.id] = parameter
     if diagnostics:
         raise RulesetError(diagnostics)
-    return Registry(version=data["registry_version"], parameters=parameters, sources=data["sources"])
+    return data

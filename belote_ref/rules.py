@@ -34,17 +34,18 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from belote_ref.cards import RANK_LETTERS, Rank, Suit, Trump
 from belote_ref.errors import Diagnostic, RulesetError, UnknownRulesetError
 from belote_ref.playtables import PlayTables, compile_play_tables
 from belote_ref.registry import Registry, load_registry, ruleset_schema
+from belote_ref.located import KeyPath, Located
 from belote_ref.resources import data_dir
 from belote_ref.ruleview import RuleAreas, RuleView, view_of
-from belote_ref.yamlsource import KeyPath, Located, read_yaml
+
+if TYPE_CHECKING:
+    import jsonschema
 
 __all__ = ["Ruleset", "find_ruleset", "load_ruleset", "shipped_rulesets"]
 
@@ -236,6 +237,8 @@ def _compile(
 
 @cache
 def _schema_validator() -> jsonschema.Draft202012Validator:
+    import jsonschema  # only when a ruleset file is read, not for the precompiled shipped ones
+
     return jsonschema.Draft202012Validator(ruleset_schema(load_registry()))
 
 
@@ -264,7 +267,50 @@ def _find_ruleset(ruleset_id: str) -> Ruleset:
             [Diagnostic(None, None, None, "", f"unknown ruleset {ruleset_id!r}{_did_you_mean(ruleset_id, shipped)}; "
                         f"shipped: {', '.join(shipped)}", "unknown_ruleset")]
         )
-    return load_ruleset(shipped[ruleset_id])
+    entry = _precompiled_rulesets().get(ruleset_id)
+    if entry is None:
+        return load_ruleset(shipped[ruleset_id])
+    return _compile(entry["id"], entry["version"], entry["title"], entry["description"], entry["parent"],
+                    tuple(entry["sources"]), str(shipped[ruleset_id]), entry["params"], frozenset(entry["overrides"]))
+
+
+@cache
+def _precompiled_rulesets() -> dict[str, dict[str, Any]]:
+    """Every shipped ruleset resolved and checked, as JSON data, from the cache when the rules
+    folder and the schema are unchanged (see :mod:`belote_ref.cache`); read once per process.
+
+    A shipped ruleset that does not load is left out here, so that :func:`load_ruleset` reports
+    its problem when it is asked for.
+    """
+    from belote_ref.cache import cached_json
+
+    shipped = shipped_rulesets()
+    files = [data_dir("rules") / "registry.yaml", data_dir("schema") / "registry.schema.json", *shipped.values()]
+
+    def compute() -> dict[str, dict[str, Any]]:
+        compiled = {}
+        for ruleset_id, path in shipped.items():
+            try:
+                ruleset = load_ruleset(path)
+            except RulesetError:
+                continue
+            compiled[ruleset_id] = {"id": ruleset.id, "version": ruleset.version, "title": dict(ruleset.title),
+                                    "description": dict(ruleset.description), "parent": ruleset.parent,
+                                    "sources": list(ruleset.sources), "params": dict(ruleset.params),
+                                    "overrides": sorted(ruleset.overrides)}
+        return compiled
+
+    def valid(payload: Any) -> bool:
+        parameters = set(load_registry().parameters)
+        return isinstance(payload, dict) and all(
+            isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("version"), int)
+            and isinstance(entry.get("title"), dict) and isinstance(entry.get("description"), dict)
+            and isinstance(entry.get("sources"), list) and isinstance(entry.get("overrides"), list)
+            and isinstance(entry.get("params"), dict) and set(entry["params"]) == parameters
+            for entry in payload.values())
+
+    result: dict[str, dict[str, Any]] = cached_json("rulesets", files, compute, valid)
+    return result
 
 
 def load_ruleset(
@@ -336,6 +382,8 @@ def _resolve(path: Path, chain: tuple[Path, ...], text: str | None, search_path:
             pass
         if cache_key in _RESOLVE_CACHE:
             return _RESOLVE_CACHE[cache_key]
+    from belote_ref.yamlsource import read_yaml
+
     located, diagnostics = read_yaml(path, text)
     if located is None or diagnostics:
         raise RulesetError(diagnostics)

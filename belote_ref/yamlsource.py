@@ -29,12 +29,14 @@ from typing import Any, Protocol, cast
 import yaml
 
 from belote_ref.errors import Diagnostic, InternalError
+from belote_ref.located import KeyPath, Located, format_path
 
 __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "MAX_INTEGER_DIGITS",
     "MAX_NODES",
+    "KeyPath",
     "Located",
     "format_path",
     "read_yaml",
@@ -50,46 +52,6 @@ MAX_DEPTH = 64
 MAX_INTEGER_DIGITS = 30
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-KeyPath = tuple[str | int, ...]
-
-
-def format_path(path: KeyPath) -> str:
-    """Render a key path as ``scoring.capot.mode`` or ``deal.first_packets[1]``.
-
-    A key that is not printable text (a newline, a control character) is shown quoted, so that a
-    diagnostic stays on one line.
-    """
-    text = ""
-    for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            shown = part if part.isprintable() else repr(part)
-            text += ("." if text else "") + shown
-    return text
-
-
-@dataclass
-class Located:
-    """A parsed YAML document and the position (1-based line, column) of each key path."""
-
-    file: str
-    data: Any
-    positions: dict[KeyPath, tuple[int, int]]
-
-    def where(self, path: KeyPath) -> tuple[int | None, int | None]:
-        """The position of ``path``, or of its nearest ancestor that has one."""
-        while path:
-            if path in self.positions:
-                return self.positions[path]
-            path = path[:-1]
-        return self.positions.get((), (None, None))
-
-    def diagnostic(self, path: KeyPath, message: str, code: str = "error") -> Diagnostic:
-        """A diagnostic pointing at ``path`` in this file."""
-        line, column = self.where(path)
-        return Diagnostic(self.file, line, column, format_path(path), message, code)
 
 
 def read_yaml(path: Path | str, text: str | None = None) -> tuple[Located | None, list[Diagnostic]]:

@@ -161,3 +161,35 @@ class TestCli:
         bad.write_text('{"ruleset": \n')
         assert main(["replay", str(bad)]) == 2
         assert capsys.readouterr().err.startswith(f"{bad}:1: not JSON")
+
+
+HOUSE_RULE = """id: our-club
+version: 1
+title: Our club's belote
+extends: classic
+scoring: {capot: {mode: flat, value: 250}}
+"""
+
+
+class TestReplayHouseRules:
+    def test_records_of_a_house_rule_need_its_file(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        club = tmp_path / "our-club.yaml"
+        club.write_text(HOUSE_RULE, encoding="utf-8")
+        out = tmp_path / "deals.jsonl"
+        assert main(["play", "--ruleset", str(club), "--count", "30", "--seed", "2", "--out", str(out)]) == 0
+        capsys.readouterr()
+        assert main(["replay", str(out)]) == 2
+        assert "unknown ruleset 'our-club'" in capsys.readouterr().err
+        assert main(["replay", "--ruleset", str(club), str(out)]) == 0
+        assert "30 deal(s) replayed: every event legal" in capsys.readouterr().out
+
+    def test_a_house_rule_of_another_version_is_refused(self, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+        club = tmp_path / "our-club.yaml"
+        club.write_text(HOUSE_RULE, encoding="utf-8")
+        out = tmp_path / "deals.jsonl"
+        assert main(["play", "--ruleset", str(club), "--count", "3", "--out", str(out)]) == 0
+        club.write_text(HOUSE_RULE.replace("version: 1", "version: 2"), encoding="utf-8")
+        capsys.readouterr()
+        assert main(["replay", "--ruleset", str(club), str(out)]) == 2
+        assert "ruleset our-club is version 2 here; the record needs version 1" in capsys.readouterr().err

@@ -12,14 +12,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from belote_ref.errors import Diagnostic
+from belote_ref.located import Located
 from belote_ref.resources import data_dir
 from belote_ref.rules import Ruleset
-from belote_ref.yamlsource import Located, read_yaml
+
+if TYPE_CHECKING:
+    import jsonschema
 
 __all__ = [
     "CorpusReport",
@@ -42,7 +43,8 @@ def fixtures_dir() -> Path:
 
 @dataclass(frozen=True)
 class Fixture:
-    """One fixture file."""
+    """One fixture file. ``located`` (the positions of its keys, for messages) is None for a
+    fixture of the cached corpus: :func:`load_fixture` reads them when a problem is reported."""
 
     path: Path
     data: Mapping[str, Any]
@@ -100,12 +102,16 @@ def _same(a: Any, b: Any) -> bool:
 
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema
+
     schema = json.loads((data_dir("schema") / "fixture.schema.json").read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema)
 
 
 def load_fixture(path: Path) -> tuple[Fixture | None, list[Diagnostic]]:
     """Read and schema-check one fixture file; returns it (or None) and its diagnostics."""
+    from belote_ref.yamlsource import read_yaml
+
     located, diagnostics = read_yaml(path)
     if located is None or diagnostics:
         return None, diagnostics
@@ -136,21 +142,65 @@ class CorpusReport:
 
 def load_corpus_report(root: Path | None = None) -> CorpusReport:
     """Every fixture under ``root`` (the shipped fixtures by default), and the files that failed to
-    load with their diagnostics (cached by folder)."""
+    load with their diagnostics (cached by folder in the process, and on disk keyed by the files'
+    content: see :mod:`belote_ref.cache`). The fixtures read back from the disk cache carry no
+    positions (``located`` is None)."""
     return _load_corpus_report(root or fixtures_dir())
 
 
 @cache
 def _load_corpus_report(root: Path) -> CorpusReport:
+    from belote_ref.cache import cached_json
+
+    paths = list(iter_fixture_paths(root))
+    names = [path.relative_to(root).as_posix() for path in paths]
+    schema = data_dir("schema") / "fixture.schema.json"
     fixtures: list[Fixture] = []
     failures: list[tuple[Path, tuple[Diagnostic, ...]]] = []
-    for path in iter_fixture_paths(root):
-        fixture, diagnostics = load_fixture(path)
-        if fixture is not None:
-            fixtures.append(fixture)
-        else:
-            failures.append((path, tuple(diagnostics)))
-    return CorpusReport(tuple(fixtures), tuple(failures))
+
+    def compute() -> dict[str, Any]:
+        for path in paths:
+            fixture, diagnostics = load_fixture(path)
+            if fixture is not None:
+                fixtures.append(fixture)
+            else:
+                failures.append((path, tuple(diagnostics)))
+        by_path = {fixture.path: fixture for fixture in fixtures}
+        return {"fixtures": [[name, by_path[path].data] for path, name in zip(paths, names, strict=True)
+                             if path in by_path],
+                "failures": [[path.relative_to(root).as_posix(), [_diagnostic_json(d) for d in diagnostics]]
+                             for path, diagnostics in failures]}
+
+    payload = cached_json("corpus", [schema, *paths], compute, _looks_like_corpus,
+                          extra="\0".join([str(root), *names]))
+    if fixtures or failures:  # computed in this process: the fixtures keep their positions
+        return CorpusReport(tuple(fixtures), tuple(failures))
+    return CorpusReport(
+        tuple(Fixture(root / name, data) for name, data in payload["fixtures"]),
+        tuple((root / name, tuple(Diagnostic(*fields) for fields in diagnostics))
+              for name, diagnostics in payload["failures"]))
+
+
+def _diagnostic_json(diagnostic: Diagnostic) -> list[Any]:
+    return [diagnostic.file, diagnostic.line, diagnostic.column, diagnostic.key_path, diagnostic.message,
+            diagnostic.code]
+
+
+def _looks_like_corpus(payload: Any) -> bool:
+    """The shape a cached corpus must have before it is used (fixtures as the schema checked them)."""
+    if not isinstance(payload, dict) or not isinstance(payload.get("fixtures"), list) \
+            or not isinstance(payload.get("failures"), list):
+        return False
+    for entry in payload["fixtures"]:
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
+                and isinstance(data := entry[1], dict) and isinstance(data.get("id"), str)
+                and isinstance(data.get("kind"), str) and isinstance(data.get("provenance"), str)
+                and isinstance(data.get("given"), dict) and isinstance(data.get("expect"), list)
+                and all(isinstance(branch, dict) and "result" in branch for branch in data["expect"])):
+            return False
+    return all(isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) and isinstance(entry[1], list)
+               and all(isinstance(fields, list) and len(fields) == 6 for fields in entry[1])
+               for entry in payload["failures"])
 
 
 def load_corpus(root: Path | None = None) -> tuple[Fixture, ...]:

@@ -1,0 +1,72 @@
+"""The reference adapter's ``hello``: answered by ``belote-ref serve`` before the engine is loaded.
+
+The runner starts a ``serve`` child and waits for its reply to ``hello`` before it sends any
+case: what that reply needs (the registry's parameters, the shipped ruleset ids) is read here
+from the cache, without importing the engine modules, which ``serve`` then loads while the
+runner prepares its first cases. :mod:`belote_ref.protocol` answers ``hello`` with the same
+function, so the two replies cannot differ.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import IO, Any
+
+__all__ = ["KINDS", "PROTOCOL_VERSION", "encode_reply", "hello", "reply_to_first_hello"]
+
+PROTOCOL_VERSION = 2
+KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match", "play")
+
+
+def hello() -> dict[str, Any]:
+    """The adapter's answer to ``hello``: every kind, every registry parameter and value.
+
+    Parameters whose values are not a closed list (numbers, card orders, point tables) are
+    declared with ``"*"``: any value the registry allows.
+    """
+    from belote_ref import __version__
+    from belote_ref.registry import load_registry
+
+    registry = load_registry()
+    parameters = {pid: list(p.values) if p.closed else "*" for pid, p in registry.parameters.items()}
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "implementation": {"name": "belote-ref", "version": __version__, "language": "python",
+                           "homepage": ""},
+        "supports": {"kinds": list(KINDS), "rulesets": _shipped_ruleset_ids(), "parameters": parameters},
+    }
+
+
+def _shipped_ruleset_ids() -> list[str]:
+    """The ids of :func:`belote_ref.rules.shipped_rulesets`, in its order, without importing the
+    ruleset compiler (tests/test_protocol_start.py keeps the two alike)."""
+    from belote_ref.resources import data_dir
+
+    ids = [path.stem for path in sorted(data_dir("rules").glob("*.yaml")) if path.stem != "registry"]
+    return ["classic", *(i for i in ids if i != "classic")] if "classic" in ids else ids
+
+
+def encode_reply(reply: Mapping[str, Any]) -> bytes:
+    """One reply line, always valid UTF-8 (the encoding of :mod:`belote_ref.protocol`'s replies)."""
+    try:
+        return (json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(reply, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
+
+
+def reply_to_first_hello(source: IO[bytes]) -> tuple[bytes | None, bytes]:
+    """Read the first line of ``source``: (the reply, b"") when it is a well-formed ``hello``,
+    else (None, the line as read) for :func:`belote_ref.protocol.serve` to answer."""
+    from belote_ref.jsonlines import MAX_LINE_BYTES, JsonLineError, decode_json_line
+
+    line = source.readline(MAX_LINE_BYTES + 1)
+    if len(line) > MAX_LINE_BYTES or not line.strip():
+        return None, line
+    try:
+        message = decode_json_line(line)
+    except JsonLineError:
+        return None, line
+    if not isinstance(message, dict) or message.get("cmd") != "hello":
+        return None, line
+    return encode_reply(hello()), b""
