@@ -119,12 +119,13 @@ def _bid_auction(state: BidDeal, rng: random.Random, calls: Sequence[str] | None
     status = state.status
     while status.status == "open":
         legal = status.legal
-        doubles = [call for call in legal if call in ("coinche", "surcoinche")]
-        bids = [call for call in legal if call != "pass" and call not in doubles]
-        if doubles and rng.random() < COINCHE_PROBABILITY:
-            token = doubles[-1]
+        # legal is pass, the bids, then coinche or surcoinche (never both) when allowed.
+        double = legal[-1] if legal[-1] in ("coinche", "surcoinche") else None
+        bids = len(legal) - 1 - (double is not None)
+        if double is not None and rng.random() < COINCHE_PROBABILITY:
+            token = double
         elif bids and rng.random() < TAKE_PROBABILITY:
-            token = bids[int(rng.random() * min(width, len(bids)))]
+            token = legal[1 + int(rng.random() * min(width, bids))]
         else:
             token = "pass"
         status = state.call(token)
