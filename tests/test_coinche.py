@@ -386,3 +386,19 @@ def records_file(lines: list[str]) -> Any:
     path = folder / "deals.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def test_the_documented_contree_club_validates(tmp_path: Any) -> None:
+    from pathlib import Path
+
+    from belote_ref.rules import load_ruleset
+
+    text = (Path(__file__).parents[1] / "docs" / "house-rules.md").read_text()
+    block = text.split("## A contrée club", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert len(block.strip().splitlines()) == 5
+    path = tmp_path / "club-contree.yaml"
+    path.write_text(block)
+    club = load_ruleset(path)
+    assert club["bidding.auction"] == "bids" and club["scoring.capot_bid.mode"] == "flat"
+    # The capot bid of SWEEP: 500 + N's belote 20 = 520, no rounding.
+    assert totals(score(club, SWEEP, "capot")) == ("made", 520, 0)
