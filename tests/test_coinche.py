@@ -402,3 +402,20 @@ def test_the_documented_contree_club_validates(tmp_path: Any) -> None:
     assert club["bidding.auction"] == "bids" and club["scoring.capot_bid.mode"] == "flat"
     # The capot bid of SWEEP: 500 + N's belote 20 = 520, no rounding.
     assert totals(score(club, SWEEP, "capot")) == ("made", 520, 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), ruleset=st.sampled_from(FAMILY))
+def test_renamed_suits_and_rotated_seats_rename_a_family_score(seed: int, ruleset: Ruleset) -> None:
+    from belote_ref.conformance.fuzz_generate import score_given
+    from belote_ref.conformance.symmetry import variants
+
+    situation = score_given(random.Random(seed), ruleset)
+    if situation is None or situation["trump"] in ("SA", "TA"):
+        return
+    assert "bid" in situation and "pot" not in situation
+    result = run_case(ruleset, "score", situation)
+    derived = list(variants("score", situation, result))
+    assert len(derived) == 4  # three other suits as trumps, and the seats one place on
+    for label, renamed, expected in derived:
+        assert run_case(ruleset, "score", renamed) == expected, label
