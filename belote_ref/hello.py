@@ -15,7 +15,7 @@ from typing import IO, Any
 
 __all__ = ["KINDS", "PROTOCOL_VERSION", "encode_reply", "hello", "reply_to_first_hello"]
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match", "play")
 
 

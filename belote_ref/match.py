@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from belote_ref.announcements import Declaration
+from belote_ref.bids import Bid
 from belote_ref.cards import Seat, Suit, Team, Trump
 from belote_ref.errors import MatchOverError
 from belote_ref.play import Trick
@@ -56,6 +57,7 @@ class Match:
         tricks: Sequence[Trick],
         belote: Belote,
         announcements: Sequence[Declaration] = (),
+        bid: Bid | None = None,
     ) -> DealScore:
         """Score one played deal with the pot carried in, add it to the totals, apply the end rules.
 
@@ -64,14 +66,15 @@ class Match:
         :class:`~belote_ref.scoring.DealScore`. Raises
         :class:`~belote_ref.errors.MatchOverError` when the match is over, and
         :class:`~belote_ref.errors.InconsistentDealError` when the deal is inconsistent (see
-        :func:`~belote_ref.scoring.score_deal`).
+        :func:`~belote_ref.scoring.score_deal`). In the bidding family (``bidding.auction: bids``)
+        ``bid`` is the deal's contract value and multiplier.
         """
         if self.ended:
             raise MatchOverError("the match is over")
 
         def score(final: bool) -> DealScore:
             return score_deal(self.rules, dealer=dealer, taker=taker, trump=trump, tricks=tricks, belote=belote,
-                              announcements=announcements, pot=self.pot, final_deal=final)
+                              announcements=announcements, pot=self.pot, final_deal=final, bid=bid)
 
         counted = self.deals_counted + 1
         if self.rules.game.end == "deals":

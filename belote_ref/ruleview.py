@@ -77,6 +77,8 @@ class Deal:
     """The first five cards (``deal.first_packets``)."""
     completion_start: Literal["eldest_first", "taker_first"]
     """The completion deal (``deal.completion_start``)."""
+    bid_packets: tuple[tuple[int, ...], ...]
+    """Dealing the eight cards (``deal.bid_packets``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,34 @@ class Bidding:
     """Exchanging the seven of trumps (``bidding.trump_seven_exchange``)."""
     turned_jack_forced: bool
     """A turned jack must be taken (``bidding.turned_jack_forced``)."""
+    auction: Literal["turned_card", "bids"]
+    """The kind of auction (``bidding.auction``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Auction:
+    """The ``auction.*`` parameters."""
+
+    min_bid: int
+    """The lowest bid (``auction.min_bid``)."""
+    step: int
+    """The step between bids (``auction.step``)."""
+    max_bid: int
+    """The highest bid in points (``auction.max_bid``)."""
+    capot_value: int
+    """What a capot bid is worth (``auction.capot_value``)."""
+    bid_target: Literal["as_spoken", "lowest_is_82", "plus_two"]
+    """What a bid requires (``auction.bid_target``)."""
+    coinche_out_of_turn: bool
+    """Coinche out of turn (``auction.coinche_out_of_turn``)."""
+    coinche_freezes: bool
+    """A coinche ends the bidding (``auction.coinche_freezes``)."""
+    capot_can_be_doubled: bool
+    """Coinching a capot bid (``auction.capot_can_be_doubled``)."""
+    surcoinche_multiplier: int
+    """The surcoinche multiplier (``auction.surcoinche_multiplier``)."""
+    generale: bool
+    """The générale (``auction.generale``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +160,8 @@ class Belote:
     """The takers' belote on a chute (``belote.on_chute``)."""
     on_capot_against_holder: Literal["kept", "lost"]
     """Belote of a team that is capot (``belote.on_capot_against_holder``)."""
+    multiplied: bool
+    """Belote multiplied by the coinche (``belote.multiplied``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +261,38 @@ class ScoringRounding:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoringBid:
+    """The ``scoring.bid.*`` parameters."""
+
+    must_beat_defenders: bool
+    """The takers must also beat the defenders (``scoring.bid.must_beat_defenders``)."""
+    formula: Literal["points_plus_bid", "base_plus_bid", "bid_only", "flat_forfeits"]
+    """The scoring formula of a bid (``scoring.bid.formula``)."""
+    base: int
+    """The base of a won deal (``scoring.bid.base``)."""
+    multiplier_applies_to: Literal["bid_only", "everything", "ffb_coinche_bracket"]
+    """What the coinche multiplies (``scoring.bid.multiplier_applies_to``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringCapotBid:
+    """The ``scoring.capot_bid.*`` parameters."""
+
+    mode: Literal["formula", "flat"]
+    """Scoring a capot bid (``scoring.capot_bid.mode``)."""
+    value: int
+    """The flat value of a capot bid (``scoring.capot_bid.value``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringGenerale:
+    """The ``scoring.generale.*`` parameters."""
+
+    value: int
+    """What a générale is worth (``scoring.generale.value``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Scoring:
     """The ``scoring.*`` parameters."""
 
@@ -244,6 +308,12 @@ class Scoring:
     """The ``scoring.chute.*`` parameters."""
     rounding: ScoringRounding
     """The ``scoring.rounding.*`` parameters."""
+    bid: ScoringBid
+    """The ``scoring.bid.*`` parameters."""
+    capot_bid: ScoringCapotBid
+    """The ``scoring.capot_bid.*`` parameters."""
+    generale: ScoringGenerale
+    """The ``scoring.generale.*`` parameters."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +382,7 @@ class RuleView:
     table: Table
     deal: Deal
     bidding: Bidding
+    auction: Auction
     play: Play
     belote: Belote
     announcements: Announcements
@@ -396,6 +467,26 @@ PARAMETER_IDS: tuple[str, ...] = (
     "tout_atout.carres",
     "tout_atout.must_head",
     "tout_atout.partner_relief",
+    "bidding.auction",
+    "deal.bid_packets",
+    "auction.min_bid",
+    "auction.step",
+    "auction.max_bid",
+    "auction.capot_value",
+    "auction.bid_target",
+    "auction.coinche_out_of_turn",
+    "auction.coinche_freezes",
+    "auction.capot_can_be_doubled",
+    "auction.surcoinche_multiplier",
+    "scoring.bid.must_beat_defenders",
+    "scoring.bid.formula",
+    "scoring.bid.base",
+    "scoring.bid.multiplier_applies_to",
+    "scoring.capot_bid.mode",
+    "scoring.capot_bid.value",
+    "belote.multiplied",
+    "auction.generale",
+    "scoring.generale.value",
 )
 
 
@@ -409,6 +500,7 @@ def view_of(params: Mapping[str, Any]) -> RuleView:
         table=_table(params),
         deal=_deal(params),
         bidding=_bidding(params),
+        auction=_auction(params),
         play=_play(params),
         belote=_belote(params),
         announcements=_announcements(params),
@@ -441,6 +533,7 @@ def _deal(params: Mapping[str, Any]) -> Deal:
         cut_min_pile=params["deal.cut_min_pile"],
         first_packets=tuple(tuple(packet) for packet in params["deal.first_packets"]),
         completion_start=params["deal.completion_start"],
+        bid_packets=tuple(tuple(packet) for packet in params["deal.bid_packets"]),
     )
 
 
@@ -451,6 +544,22 @@ def _bidding(params: Mapping[str, Any]) -> Bidding:
         contracts=tuple(params["bidding.contracts"]),
         trump_seven_exchange=params["bidding.trump_seven_exchange"],
         turned_jack_forced=params["bidding.turned_jack_forced"],
+        auction=params["bidding.auction"],
+    )
+
+
+def _auction(params: Mapping[str, Any]) -> Auction:
+    return Auction(
+        min_bid=params["auction.min_bid"],
+        step=params["auction.step"],
+        max_bid=params["auction.max_bid"],
+        capot_value=params["auction.capot_value"],
+        bid_target=params["auction.bid_target"],
+        coinche_out_of_turn=params["auction.coinche_out_of_turn"],
+        coinche_freezes=params["auction.coinche_freezes"],
+        capot_can_be_doubled=params["auction.capot_can_be_doubled"],
+        surcoinche_multiplier=params["auction.surcoinche_multiplier"],
+        generale=params["auction.generale"],
     )
 
 
@@ -471,6 +580,7 @@ def _belote(params: Mapping[str, Any]) -> Belote:
         king_first=params["belote.king_first"],
         on_chute=params["belote.on_chute"],
         on_capot_against_holder=params["belote.on_capot_against_holder"],
+        multiplied=params["belote.multiplied"],
     )
 
 
@@ -531,6 +641,28 @@ def _scoring_rounding(params: Mapping[str, Any]) -> ScoringRounding:
     )
 
 
+def _scoring_bid(params: Mapping[str, Any]) -> ScoringBid:
+    return ScoringBid(
+        must_beat_defenders=params["scoring.bid.must_beat_defenders"],
+        formula=params["scoring.bid.formula"],
+        base=params["scoring.bid.base"],
+        multiplier_applies_to=params["scoring.bid.multiplier_applies_to"],
+    )
+
+
+def _scoring_capot_bid(params: Mapping[str, Any]) -> ScoringCapotBid:
+    return ScoringCapotBid(
+        mode=params["scoring.capot_bid.mode"],
+        value=params["scoring.capot_bid.value"],
+    )
+
+
+def _scoring_generale(params: Mapping[str, Any]) -> ScoringGenerale:
+    return ScoringGenerale(
+        value=params["scoring.generale.value"],
+    )
+
+
 def _scoring(params: Mapping[str, Any]) -> Scoring:
     return Scoring(
         last_trick_bonus=params["scoring.last_trick_bonus"],
@@ -539,6 +671,9 @@ def _scoring(params: Mapping[str, Any]) -> Scoring:
         litige=_scoring_litige(params),
         chute=_scoring_chute(params),
         rounding=_scoring_rounding(params),
+        bid=_scoring_bid(params),
+        capot_bid=_scoring_capot_bid(params),
+        generale=_scoring_generale(params),
     )
 
 
@@ -602,6 +737,11 @@ class RuleAreas:
     def bidding(self) -> Bidding:
         """The ``bidding.*`` parameters, typed."""
         return self.view.bidding
+
+    @property
+    def auction(self) -> Auction:
+        """The ``auction.*`` parameters, typed."""
+        return self.view.auction
 
     @property
     def play(self) -> Play:
