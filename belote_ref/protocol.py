@@ -1,4 +1,4 @@
-"""The reference engine as a conformance-protocol adapter (``belote-ref serve``), protocol version 1.
+"""The reference engine as a conformance-protocol adapter (``belote-ref serve``), protocol version 3.
 
 :func:`run_case` answers one case of any kind from its ``given`` (the shapes of PROTOCOL.md);
 :func:`serve` is the JSON-lines loop on standard input and output. The loop never dies on a bad
@@ -31,7 +31,7 @@ from belote_ref.scoring import Belote, score_deal
 __all__ = ["KINDS", "PROTOCOL_VERSION", "GivenError", "adapter", "answer", "hello", "reply_to_line", "run_case",
            "serve"]
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match", "play")
 
 
@@ -354,6 +354,15 @@ _RULESET_CACHE: OrderedDict[tuple[str, int], list[Ruleset]] = OrderedDict()
 _RULESET_CACHE_IDS = 16
 
 
+def _with_newer_defaults(parameters: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``parameters`` with the registry default of each missing parameter of protocol 3 or later: a
+    runner of an older version never sends them, and their defaults are the classic game."""
+    registry = load_registry()
+    missing = {pid: p.default for pid, p in registry.parameters.items()
+               if p.since_protocol >= 3 and pid not in parameters}
+    return {**parameters, **missing} if missing else parameters
+
+
 def ruleset_of(message: Mapping[str, Any]) -> Ruleset:
     """Compile (with a small cache keyed by the parameters) the ruleset a ``run`` message carries."""
     data = message.get("ruleset")
@@ -376,7 +385,7 @@ def ruleset_of(message: Mapping[str, Any]) -> Ruleset:
             return ruleset
     if len(known) > 16:
         known.clear()
-    ruleset = Ruleset.from_parameters(parameters, id=ruleset_id, version=version)
+    ruleset = Ruleset.from_parameters(_with_newer_defaults(parameters), id=ruleset_id, version=version)
     known.append(ruleset)
     return ruleset
 
