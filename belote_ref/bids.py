@@ -122,7 +122,9 @@ class BidTable:
     - ``trumps``: the trumps a bid may name, in the order S H D C SA TA;
     - ``tokens``: every bid token, ascending by level then trump, and ``start[level]`` the index
       of the first token of ``level`` in it;
-    - ``calls``: token -> parsed :class:`Call` for every call of the ruleset.
+    - ``calls``: token -> parsed :class:`Call` for every call of the ruleset;
+    - ``above[level]``: ``pass`` then every bid token of ``level`` and higher (the calls of a seat
+      when the last bid is one level lower; ``above[0]`` when nobody has bid).
     """
 
     values: tuple[int, ...]
@@ -137,6 +139,7 @@ class BidTable:
     capot_doubled: bool
     surcoinche: int
     redeal_same_dealer: bool
+    above: tuple[tuple[str, ...], ...] = ()
 
 
 @functools.lru_cache(maxsize=64)
@@ -165,7 +168,8 @@ def bid_table(rules: Ruleset) -> BidTable:
     return BidTable(values, trumps, len(values), len(values) + 1 if rules["auction.generale"] else None,
                     tuple(tokens), tuple(start), calls, bool(rules["auction.coinche_out_of_turn"]),
                     bool(rules["auction.coinche_freezes"]), bool(rules["auction.capot_can_be_doubled"]),
-                    int(rules["auction.surcoinche_multiplier"]), rules["bidding.all_pass"] == "redeal_same_dealer")
+                    int(rules["auction.surcoinche_multiplier"]), rules["bidding.all_pass"] == "redeal_same_dealer",
+                    tuple(("pass", *tokens[first:]) for first in start))
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,15 +290,15 @@ class BidAuction:
             return ()
         table = self.table
         seat = self.turn
-        legal: list[str] = ["pass"]
-        if not (self.multiplier > 1 and table.freezes):
-            first = table.start[self.last.level + 1] if self.last is not None else 0
-            legal.extend(table.tokens[first:])
+        if self.multiplier > 1 and table.freezes:
+            legal: tuple[str, ...] = ("pass",)
+        else:
+            legal = table.above[self.last.level + 1 if self.last is not None else 0]
         if self._coinche_refusal(seat) is None:
-            legal.append("coinche")
-        if self.multiplier == 2 and self.bidder is not None and self.bidder.team is seat.team:
-            legal.append("surcoinche")
-        return tuple(legal)
+            legal += ("coinche",)
+        elif self.multiplier == 2 and self.bidder is not None and self.bidder.team is seat.team:
+            legal += ("surcoinche",)
+        return legal
 
     # ------------------------------------------------------------------ calls
 
@@ -389,12 +393,16 @@ def deal_bid_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> dict[S
         raise BeloteRefError(f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
                              code="bad_deck")
     masks = [0, 0, 0, 0]
-    position = 0
-    eldest = dealer.next
-    for size in rules["deal.bid_packets"][0]:
-        for offset in range(4):
-            seat = (eldest + offset) & 3
-            for card in deck[position:position + size]:
-                masks[seat] |= 1 << card
-            position += size
+    for seat, card in zip(_bid_deal_order(tuple(rules["deal.bid_packets"][0]), dealer.next), deck, strict=True):
+        masks[seat] |= 1 << card
     return {seat: CardSet(masks[seat]) for seat in SEATS}
+
+
+@functools.cache
+def _bid_deal_order(packets: tuple[int, ...], eldest: Seat) -> tuple[int, ...]:
+    """The seat that receives each card of the deck, top card first, dealing ``packets`` from eldest."""
+    order: list[int] = []
+    for size in packets:
+        for offset in range(4):
+            order.extend([(eldest + offset) & 3] * size)
+    return tuple(order)

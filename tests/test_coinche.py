@@ -332,3 +332,90 @@ def test_random_deals_score_made_or_down_and_never_negative(seed: int, ruleset: 
     winner = state.taker.team if result.contract == "made" else state.taker.team.other  # type: ignore[union-attr]
     # The winner of the deal always scores at least the bid (or the capot's flat value).
     assert result.deal_score[winner] >= min(ruleset["auction.min_bid"], ruleset["scoring.capot_bid.value"]) - 5
+
+
+# ----------------------------------------------------------------------------- records
+
+
+def test_random_family_records_replay_and_match_the_record_schema() -> None:
+    import json
+
+    import jsonschema
+
+    from belote_ref.record import check_records, record_of, records_from_json_lines
+    from belote_ref.resources import data_dir
+    from belote_ref.simulate import random_deals
+
+    schema = json.loads((data_dir("schema") / "record.schema.json").read_text())
+    lines = []
+    for rules in FAMILY:
+        for state in random_deals(rules, seed=11, count=40):
+            record = record_of(state)
+            jsonschema.validate(record, schema)
+            assert "turned" not in record and "completion" not in record
+            assert all(len(cards) == 8 for cards in record["hands"].values())
+            lines.append(json.dumps(record))
+    assert len(records_from_json_lines(lines)) == len(lines)
+    path = records_file(lines)
+    verdicts = [check.verdict for check in check_records(path)]
+    assert verdicts == ["good"] * len(lines)
+
+
+def test_a_tampered_family_record_is_bad() -> None:
+    import json
+
+    from belote_ref.record import check_records, record_of
+    from belote_ref.simulate import random_deals
+
+    played = next(state for state in random_deals(CONTREE, seed=4, count=20) if state.score is not None)
+    record = record_of(played)
+    record["result"]["deal_score"]["NS"] += 10
+    (check,) = list(check_records(records_file([json.dumps(record)])))
+    assert check.verdict == "bad" and any("result.deal_score" in problem for problem in check.problems)
+    record = record_of(played)
+    record["calls"] = ["coinche", *record["calls"][1:]]
+    (check,) = list(check_records(records_file([json.dumps(record)])))
+    assert check.verdict == "bad" and any("no bid to coinche" in problem for problem in check.problems)
+
+
+def records_file(lines: list[str]) -> Any:
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(tempfile.mkdtemp(prefix="coinche-records-"))
+    path = folder / "deals.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_documented_contree_club_validates(tmp_path: Any) -> None:
+    from pathlib import Path
+
+    from belote_ref.rules import load_ruleset
+
+    text = (Path(__file__).parents[1] / "docs" / "house-rules.md").read_text()
+    block = text.split("## A contrée club", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert len(block.strip().splitlines()) == 5
+    path = tmp_path / "club-contree.yaml"
+    path.write_text(block)
+    club = load_ruleset(path)
+    assert club["bidding.auction"] == "bids" and club["scoring.capot_bid.mode"] == "flat"
+    # The capot bid of SWEEP: 500 + N's belote 20 = 520, no rounding.
+    assert totals(score(club, SWEEP, "capot")) == ("made", 520, 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), ruleset=st.sampled_from(FAMILY))
+def test_renamed_suits_and_rotated_seats_rename_a_family_score(seed: int, ruleset: Ruleset) -> None:
+    from belote_ref.conformance.fuzz_generate import score_given
+    from belote_ref.conformance.symmetry import variants
+
+    situation = score_given(random.Random(seed), ruleset)
+    if situation is None or situation["trump"] in ("SA", "TA"):
+        return
+    assert "bid" in situation and "pot" not in situation
+    result = run_case(ruleset, "score", situation)
+    derived = list(variants("score", situation, result))
+    assert len(derived) == 4  # three other suits as trumps, and the seats one place on
+    for label, renamed, expected in derived:
+        assert run_case(ruleset, "score", renamed) == expected, label

@@ -95,12 +95,14 @@ class Fixture:
             return None
         return "turned_card"
 
+    def fits_auction(self, params: Mapping[str, Any]) -> bool:
+        """Whether ``params`` play the auction the fixture is written for (see :attr:`auction_family`)."""
+        family = self.auction_family
+        return family is None or params.get(AUCTION_PARAMETER) == family
+
     def expected(self, ruleset: Ruleset) -> Mapping[str, Any] | None:
         """The expected result under ``ruleset``, or None when the fixture does not apply."""
-        if not predicate_holds(self.data.get("applies_to") or {}, ruleset.params):
-            return None
-        family = self.auction_family
-        if family is not None and ruleset.params.get(AUCTION_PARAMETER) != family:
+        if not predicate_holds(self.data.get("applies_to") or {}, ruleset.params) or not self.fits_auction(ruleset.params):
             return None
         for branch in self.data["expect"]:
             if predicate_holds(branch.get("when") or {}, ruleset.params):
