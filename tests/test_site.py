@@ -60,9 +60,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site built once by the CLI, strict, into a temporary folder."""
     _require_mkdocs()
     out = tmp_path_factory.mktemp("site")
-    started = time.monotonic()
     assert main(["docs", "build", "--out", str(out), "--config", str(REPO / "mkdocs.yml")]) == 0
-    assert time.monotonic() - started < 120, "the site build is too slow"
     return out
 
 

@@ -147,6 +147,16 @@ def check_hello(reply: Mapping[str, Any] | None) -> dict[str, Any]:
     return dict(reply)
 
 
+HELLO_TIMEOUT_FLOOR = 30.0
+
+
+def hello_timeout(options: RunOptions) -> float:
+    """How long a reply to ``hello`` is awaited: the per-message timeout, but at least
+    :data:`HELLO_TIMEOUT_FLOOR` seconds, because an adapter's start (an interpreter, an engine, a
+    model to load) is slow on a loaded machine and is not what ``--timeout`` grades."""
+    return max(options.timeout, HELLO_TIMEOUT_FLOOR) if options.timeout > 0 else options.timeout
+
+
 def hello_message() -> dict[str, Any]:
     """The runner's greeting: the newest version it speaks, and every version it accepts."""
     return {"cmd": "hello", "protocol": SUPPORTED_PROTOCOLS[-1], "protocols": list(SUPPORTED_PROTOCOLS),
@@ -218,7 +228,7 @@ def run_cases(
     try:
         adapter.start()
         try:
-            hello = check_hello(adapter.request(hello_message()))
+            hello = check_hello(adapter.request(hello_message(), timeout=hello_timeout(options)))
         except AdapterFailure as failure:
             tail = adapter.stderr_tail()
             if tail:
@@ -289,7 +299,7 @@ def _run_with(
                 try:
                     live = make_adapter()
                     live.start()
-                    check_hello(live.request(hello_message()))
+                    check_hello(live.request(hello_message(), timeout=hello_timeout(options)))
                 except AdapterFailure as failure:
                     fail_oldest(failure, "on restart: ")
                     continue
