@@ -295,9 +295,6 @@ def _bid_options(state: Any) -> list[Any]:
     return [*other_suits, Suit.TOUT_ATOUT, SANS_ATOUT_BID, None]
 
 
-_SPECIAL_CALLS = {"SA": "sans_atout", "TA": "tout_atout"}
-
-
 def _call_value(state: Any, call: Any) -> tuple[bool, Any]:
     """(recognised, bid value) for a protocol call in the current round."""
     if call == "pass":
