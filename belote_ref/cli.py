@@ -180,7 +180,8 @@ def _match_records(rules: Ruleset, seed: int, max_deals: int, outcome: dict[str,
             if state.taker is None or state.trump is None:
                 raise BeloteRefError("a played deal without a taker", code="internal")
             score = match.play_deal(dealer=state.dealer, taker=state.taker, trump=state.trump,
-                                    tricks=state.tricks, belote=state.belote, announcements=state.declarations)
+                                    tricks=state.tricks, belote=state.belote, announcements=state.declarations,
+                                    bid=getattr(state, "bid", None))
             if score != state.score:
                 record["final_deal"] = True
             record["result"] = score.to_json()

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from belote_ref.announcements import Declaration
+from belote_ref.bids import Bid
 from belote_ref.cards import DECK, SUIT_LETTERS, Card, CardSet, SEATS, Seat, Suit, Trump, trump_of
 from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError
 from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask, trick_winner
@@ -509,6 +510,7 @@ def play_out(
     announcements: Sequence[Declaration] = (),
     pot: int = 0,
     legal: bool = False,
+    bid: Bid | None = None,
 ) -> PlayedDeal:
     """Play a whole deal whose contract is known: 32 cards from the four 8-card ``hands``.
 
@@ -522,7 +524,8 @@ def play_out(
     number of plays given); :class:`~belote_ref.errors.IllegalPlayError` (code ``illegal_play``
     or ``card_not_in_hand``, ``index`` = the 0-based index into ``plays``) at the first card that
     may not be played; :class:`~belote_ref.scoring.InconsistentDealError` (``bad_belote``,
-    ``bad_announcement``) from the scoring.
+    ``bad_announcement``) from the scoring. Under ``bidding.auction: bids``, ``bid`` is the
+    contract's value and multiplier.
     """
     seen = 0
     for seat in SEATS:
@@ -561,5 +564,5 @@ def play_out(
             first = SEATS[(first + _winning_index(strength, trick)) & 3]
             cards = []
     score = score_deal(rules, dealer=SEATS[(leader - 1) & 3], taker=taker, trump=trump, tricks=tricks,
-                       belote=belote, announcements=announcements, pot=pot, validate=False)
+                       belote=belote, announcements=announcements, pot=pot, validate=False, bid=bid)
     return PlayedDeal(score.trick_winners, tuple(allowed) if legal else None, score)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from belote_ref.announcements import Declaration
+from belote_ref.bids import Bid
 from belote_ref.cards import Seat, Suit, Team, Trump
 from belote_ref.play import Trick
 from belote_ref.rules import Ruleset
@@ -54,6 +55,7 @@ class Match:
         tricks: Sequence[Trick],
         belote: Belote,
         announcements: Sequence[Declaration] = (),
+        bid: Bid | None = None,
     ) -> DealScore:
         """Score one played deal with the pot carried in, add it to the totals, apply the end rules.
 
@@ -61,14 +63,15 @@ class Match:
         TA; at TA a mapping suit -> seat of the belotes). Returns the deal's
         :class:`~belote_ref.scoring.DealScore`. Raises
         :class:`~belote_ref.errors.BeloteRefError` when the match is over or the deal is
-        inconsistent (see :func:`~belote_ref.scoring.score_deal`).
+        inconsistent (see :func:`~belote_ref.scoring.score_deal`). In the bidding family
+        (``bidding.auction: bids``) ``bid`` is the deal's contract value and multiplier.
         """
         if self.ended:
             raise ValueError("the match is over")
 
         def score(final: bool) -> DealScore:
             return score_deal(self.rules, dealer=dealer, taker=taker, trump=trump, tricks=tricks, belote=belote,
-                              announcements=announcements, pot=self.pot, final_deal=final)
+                              announcements=announcements, pot=self.pot, final_deal=final, bid=bid)
 
         counted = self.deals_counted + 1
         if self.rules["game.end"] == "deals":

@@ -1,4 +1,4 @@
-"""The reference engine as a conformance-protocol adapter (``belote-ref serve``), protocol version 1.
+"""The reference engine as a conformance-protocol adapter (``belote-ref serve``), protocol version 3.
 
 :func:`run_case` answers one case of any kind from its ``given`` (the shapes of PROTOCOL.md);
 :func:`serve` is the JSON-lines loop on standard input and output. The loop never dies on a bad
@@ -18,6 +18,8 @@ from typing import IO, Any
 
 from belote_ref import __version__
 from belote_ref.announcements import Declaration, combinations
+from belote_ref.bid_deal import BidDeal
+from belote_ref.bids import Bid, deal_bid_hands, is_bidding, parse_bid, run_bid_auction
 from belote_ref.cards import CardSet, Seat, Suit, Team, Trump, parse_card, parse_cards, trump_of
 from belote_ref.deal import DealState, Phase, complete_hands, deal_first_hands, play_out, run_auction
 from belote_ref.errors import BeloteRefError
@@ -31,7 +33,7 @@ from belote_ref.scoring import Belote, score_deal
 __all__ = ["KINDS", "PROTOCOL_VERSION", "GivenError", "adapter", "answer", "hello", "reply_to_line", "run_case",
            "serve"]
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match", "play")
 
 
@@ -220,6 +222,11 @@ def _replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
         except BeloteRefError as error:
             error.index = index
             return _rejected(error, "illegal_call")
+    return _replay_play(rules, state, given)
+
+
+def _replay_play(rules: Ruleset, state: DealState, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The rest of a replay once the auction is made: belote, declarations, the plays, the score."""
     plays = _cards(given.get("plays") or [])
     if state.phase is Phase.REDEAL:
         assert state.next_dealer is not None
@@ -270,9 +277,10 @@ def _match(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _play(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+def _play(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> dict[str, Any]:
     """A whole deal under a given contract: ``{hands, contract: {trump, taker}, leader, plays,
-    belote, announcements, want_legal, pot}`` (the last four optional)."""
+    belote, announcements, want_legal, pot}`` (the last four optional); in the bidding family the
+    contract carries its ``bid``."""
     contract = _field(given, "contract")
     if not isinstance(contract, Mapping):
         raise GivenError(f"given.contract must be {{trump, taker}}; found {contract!r}")
@@ -290,7 +298,7 @@ def _play(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     try:
         announcements = _declarations(rules, trump, given.get("announcements"))
         played = play_out(rules, hands=hands, trump=trump, taker=taker, leader=leader, plays=plays, belote=belote,
-                          announcements=announcements, pot=_pot(given), legal=want_legal)
+                          announcements=announcements, pot=_pot(given), legal=want_legal, bid=bid)
     except GivenError:
         raise
     except BeloteRefError as error:
@@ -300,6 +308,119 @@ def _play(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
         result["legal"] = [allowed.tokens() for allowed in played.legal]
     result["score"] = played.score.to_json()
     return result
+
+
+# ----------------------------------------------------------------------------- the bidding family
+
+
+def _given_bid(given: Mapping[str, Any], where: str = "given") -> Bid:
+    """``bid`` of a score, a match deal or a contract: required under ``bidding.auction: bids``."""
+    if not isinstance(given, Mapping) or "bid" not in given:
+        raise GivenError(f"{where}.bid is required under bidding.auction: bids ({{value: V | \"capot\" | "
+                         f"\"generale\", multiplier: m}})")
+    try:
+        return parse_bid(given["bid"])
+    except BeloteRefError as error:
+        raise GivenError(f"{where}.bid: {error}") from None
+
+
+def _no_turned_card(given: Mapping[str, Any], kind: str) -> None:
+    if "turned" in given:
+        raise GivenError(f"{kind}: a bids auction (bidding.auction: bids) has no turned card; leave out 'turned'")
+
+
+def _bid_deal(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    if "taker" in given:
+        raise GivenError("deal: under bidding.auction: bids all eight cards are dealt at once; leave out 'taker'")
+    hands = deal_bid_hands(rules, _seat(_field(given, "dealer")), _cards(_field(given, "deck")))
+    return {"hands": {seat.name: cards.tokens() for seat, cards in hands.items()}}
+
+
+def _bid_auction(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    _no_turned_card(given, "auction")
+    calls = _field(given, "calls")
+    if not isinstance(calls, list):
+        raise GivenError("given.calls must be a list")
+    try:
+        status = run_bid_auction(rules, _seat(_field(given, "dealer")), [str(c) for c in calls])
+    except BeloteRefError as error:
+        if error.code == "illegal_call":
+            return _rejected(error, "illegal_call")
+        raise
+    return status.to_json()
+
+
+def _bid_score(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    bid = _given_bid(given)
+    try:
+        arguments = _score_arguments(rules, given)
+        return score_deal(rules, bid=bid, **arguments).to_json()
+    except GivenError:
+        raise
+    except BeloteRefError as error:
+        return _rejected(error, "inconsistent_deal")
+
+
+def _bid_match(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    deals = _field(given, "deals")
+    if not isinstance(deals, list):
+        raise GivenError("given.deals must be a list")
+    match = Match(rules)
+    for index, deal in enumerate(deals):
+        if match.ended:
+            break
+        bid = _given_bid(deal, f"given.deals[{index}]")
+        try:
+            match.play_deal(bid=bid, **_score_arguments(rules, deal))
+        except GivenError:
+            raise
+        except BeloteRefError as error:
+            return {"rejected": {"code": error.code, "index": index}}
+    return {
+        "totals": [{"NS": row[Team.NS], "EW": row[Team.EW]} for row in match.history],
+        "winner": match.winner.value if match.winner is not None else None,
+        "ended_after": len(match.history) if match.ended else None,
+    }
+
+
+def _bid_play(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    contract = _field(given, "contract")
+    return _play(rules, given, _given_bid(contract, "given.contract") if isinstance(contract, Mapping) else None)
+
+
+def _bid_replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    """A whole recorded deal of the family: ``{dealer, hands (8 cards each), calls, belote,
+    announcements, plays}``; the result is the score's with ``taker``, ``trump`` and ``bid``."""
+    _no_turned_card(given, "replay")
+    try:
+        state = BidDeal.from_bid_hands(rules, _seat(_field(given, "dealer")), _hands(_field(given, "hands")))
+    except GivenError:
+        raise
+    except BeloteRefError as error:
+        return _rejected(error, "bad_deal")
+    calls = given.get("calls") or []
+    if not isinstance(calls, list):
+        raise GivenError(f"given.calls must be a list; found {calls!r}")
+    for index, call in enumerate(calls):
+        try:
+            state.call(str(call))
+        except BeloteRefError as error:
+            error.index = index
+            return _rejected(error, "illegal_call")
+    result = _replay_play(rules, state, given)
+    if "contract" in result and state.bid is not None:
+        result["bid"] = state.bid.to_json()
+    return result
+
+
+_BID_HANDLERS: dict[str, Callable[[Ruleset, Mapping[str, Any]], dict[str, Any]]] = {
+    "deal": _bid_deal,
+    "auction": _bid_auction,
+    "score": _bid_score,
+    "match": _bid_match,
+    "play": _bid_play,
+    "replay": _bid_replay,
+}
 
 
 _HANDLERS: dict[str, Callable[[Ruleset, Mapping[str, Any]], dict[str, Any]]] = {
@@ -323,6 +444,8 @@ def run_case(rules: Ruleset, kind: str, given: Mapping[str, Any]) -> dict[str, A
     when the ``given`` itself is malformed or the kind is unknown.
     """
     handler = _HANDLERS.get(kind)
+    if handler is not None and kind in _BID_HANDLERS and is_bidding(rules):
+        handler = _BID_HANDLERS[kind]
     if handler is None:
         raise GivenError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
     if not isinstance(given, Mapping):
@@ -354,6 +477,15 @@ _RULESET_CACHE: OrderedDict[tuple[str, int], list[Ruleset]] = OrderedDict()
 _RULESET_CACHE_IDS = 16
 
 
+def _with_newer_defaults(parameters: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``parameters`` with the registry default of each missing parameter of protocol 3 or later: a
+    runner of an older version never sends them, and their defaults are the classic game."""
+    registry = load_registry()
+    missing = {pid: p.default for pid, p in registry.parameters.items()
+               if p.since_protocol >= 3 and pid not in parameters}
+    return {**parameters, **missing} if missing else parameters
+
+
 def ruleset_of(message: Mapping[str, Any]) -> Ruleset:
     """Compile (with a small cache keyed by the parameters) the ruleset a ``run`` message carries."""
     data = message.get("ruleset")
@@ -376,7 +508,7 @@ def ruleset_of(message: Mapping[str, Any]) -> Ruleset:
             return ruleset
     if len(known) > 16:
         known.clear()
-    ruleset = Ruleset.from_parameters(parameters, id=ruleset_id, version=version)
+    ruleset = Ruleset.from_parameters(_with_newer_defaults(parameters), id=ruleset_id, version=version)
     known.append(ruleset)
     return ruleset
 

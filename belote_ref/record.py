@@ -45,6 +45,8 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from belote_ref.announcements import Declaration
+from belote_ref.bid_deal import BidDeal
+from belote_ref.bids import BidAuction, is_bidding
 from belote_ref.cards import Card, CardSet, Seat, Suit, parse_card
 from belote_ref.deal import DealState, Phase
 from belote_ref.play import Trick
@@ -78,7 +80,7 @@ class DealRecord:
     ruleset_version: int
     dealer: Seat
     hands: dict[Seat, CardSet]
-    turned: Card
+    turned: Card | None  # None in a record of the bidding family, which turns no card
     calls: list[str]
     completion: dict[Seat, CardSet] | None
     belote: Belote
@@ -175,7 +177,8 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
         raise RecordError("'ruleset' must give both id and version (never defaulted)", location=at("ruleset"))
     try:
         dealer = Seat.parse(_require(data, "dealer", at()))
-        turned = parse_card(str(_require(data, "turned", at())))
+        # The bidding family turns no card; replay() asks for one when the ruleset needs it.
+        turned = parse_card(str(data["turned"])) if "turned" in data else None
         belote = _belote(data.get("belote"))
     except NotationError as error:
         raise RecordError(str(error), location=at(), code="bad_notation") from None
@@ -184,7 +187,8 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     completion = _seat_map(completion_data, at("completion"), "completion") if completion_data is not None else None
     calls = data.get("calls", [])
     if not isinstance(calls, list) or not all(isinstance(c, str) for c in calls):
-        raise RecordError("'calls' must be a list of calls (pass, take, S, H, D, C, SA, TA)", location=at("calls"))
+        raise RecordError("'calls' must be a list of calls (pass, take, S, H, D, C, SA, TA; in the bidding family "
+                          "bids such as 80H, capotS, coinche, surcoinche)", location=at("calls"))
     plays: list[Card] = []
     leaders: list[Seat | None] = []
     if "tricks" in data:
@@ -292,7 +296,13 @@ def read_records(path: str | Path) -> Iterator[DealRecord]:
 
 
 def record_of(state: DealState) -> dict[str, Any]:
-    """The canonical record of a deal state (partial if the deal is not over)."""
+    """The canonical record of a deal state (partial if the deal is not over).
+
+    A deal of the bidding family (:class:`~belote_ref.bid_deal.BidDeal`) is recorded with the
+    eight-card hands, its calls of bids, and neither ``turned`` nor ``completion``.
+    """
+    if isinstance(state, BidDeal):
+        return _bid_record_of(state)
     tricks = [{"leader": trick.leader.name, "cards": [str(c) for c in trick.cards]} for trick in state.tricks]
     if state.trick_cards:
         tricks.append({"leader": state.leader.name, "cards": [str(c) for c in state.trick_cards]})
@@ -319,6 +329,32 @@ def record_of(state: DealState) -> dict[str, Any]:
         ],
         "tricks": tricks,
         "pot": state.pot,
+    }
+    if state.score is not None:
+        record["result"] = state.score.to_json()
+    elif state.phase is Phase.REDEAL:
+        assert state.next_dealer is not None
+        record["result"] = {"status": "redeal", "next_dealer": state.next_dealer.name}
+    return record
+
+
+def _bid_record_of(state: BidDeal) -> dict[str, Any]:
+    tricks = [{"leader": trick.leader.name, "cards": [str(c) for c in trick.cards]} for trick in state.tricks]
+    if state.trick_cards:
+        tricks.append({"leader": state.leader.name, "cards": [str(c) for c in state.trick_cards]})
+    record: dict[str, Any] = {
+        "record": RECORD_FORMAT,
+        "ruleset": {"id": state.rules.id, "version": state.rules.version},
+        "dealer": state.dealer.name,
+        "hands": {seat.name: state.first_hands[seat].tokens() for seat in Seat},
+        "calls": list(state.bids.calls),
+        "belote": _belote_json(state.belote),
+        "announcements": [
+            {"seat": d.seat.name, "kind": d.combination.kind, "cards": d.combination.cards.tokens()}
+            for d in state.declarations
+        ],
+        "tricks": tricks,
+        "pot": 0,
     }
     if state.score is not None:
         record["result"] = state.score.to_json()
@@ -357,6 +393,8 @@ class ReplayReport:
         if self.state.score is not None:
             result = self.state.score.to_json()
             assert self.state.taker is not None and self.state.trump is not None
+            if isinstance(self.state, BidDeal) and self.state.bid is not None:
+                result = {**result, "bid": self.state.bid.to_json()}
             return {**result, "taker": self.state.taker.name, "trump": self.state.trump.letter}
         if self.state.phase is Phase.REDEAL:
             assert self.state.next_dealer is not None
@@ -381,9 +419,18 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
     """
     rules = rules or record.ruleset()
     try:
-        state = DealState.from_hands(rules, record.dealer, record.hands, record.turned, record.completion,
-                                     pot=record.pot)
+        state: DealState
+        if is_bidding(rules):
+            state = BidDeal.from_bid_hands(rules, record.dealer, record.hands)
+        elif record.turned is None:
+            raise RecordError("missing required key 'turned' (the classic auction turns a card)",
+                              location=record.locate(()))
+        else:
+            state = DealState.from_hands(rules, record.dealer, record.hands, record.turned, record.completion,
+                                         pot=record.pot)
         state.final_deal = record.final_deal
+    except RecordError as error:
+        return ReplayReport(record, None, error)
     except BeloteRefError as error:
         return ReplayReport(record, None, RecordError(str(error), location=record.locate(("hands",)), code=error.code))
     report = ReplayReport(record, state)
@@ -450,7 +497,8 @@ def _result_problems(recorded: Mapping[str, Any] | None, computed: Mapping[str, 
         return ["result: empty; nothing to check (leave 'result' out of a record without one)"]
     if computed is None:
         if state.phase is Phase.AUCTION:
-            return [f"result recorded but the auction is not over after {len(state.auction.calls)} call(s)"]
+            calls = state.bids.calls if isinstance(state, BidDeal) else state.auction.calls
+            return [f"result recorded but the auction is not over after {len(calls)} call(s)"]
         return [f"result recorded but the deal is not over after {plays} of 32 cards"]
     problems = [f"result.{one_line(str(key), 100)}: unknown result key; the computed result has "
                 f"{', '.join(computed)}" for key in recorded if key not in computed]
@@ -525,25 +573,48 @@ def records_from_json_lines(lines: Sequence[str]) -> list[DealRecord]:
     return records
 
 
+def _describe_bids(state: BidDeal) -> list[str]:
+    """The auction of bids in words: who said what, and the contract taken."""
+    auction = BidAuction(state.rules, state.dealer)
+    said = []
+    for call in state.bids.calls:
+        seat = call.partition(":")[2] or auction.turn.name
+        said.append(f"{seat} {call.partition(':')[0]}")
+        auction.call(call)
+    lines = [f"calls: {', '.join(said) or '-'}"]
+    status = state.bids.status
+    if status.status == "taken":
+        assert status.taker is not None and status.trump is not None and status.bid is not None
+        times = {1: "", 2: ", coinched"}.get(status.bid.multiplier, f", surcoinched (x {status.bid.multiplier})")
+        lines.append(f"{status.taker.name} takes {status.bid.value} at {status.trump.letter}{times}")
+    return lines
+
+
 def describe(report: ReplayReport) -> str:
     """The deal as text, trick by trick, with the score sheet (for ``belote-ref replay``)."""
     record, state = report.record, report.state
-    out = [f"ruleset {record.ruleset_id} v{record.ruleset_version}, dealer {record.dealer.name}, turned {record.turned}"]
+    turned = f", turned {record.turned}" if record.turned is not None else ""
+    out = [f"ruleset {record.ruleset_id} v{record.ruleset_version}, dealer {record.dealer.name}{turned}"]
     for seat in Seat:
         extra = f" + {record.completion[seat]}" if record.completion else ""
         out.append(f"  {seat.name}: {record.hands[seat]}{extra}")
     if state is None:
         return "\n".join(out)
-    status = state.auction.status
-    calls = ", ".join(f"{Seat((record.dealer.next + i) & 3).name if i < 8 else record.dealer.next.name} {call}"
-                      for i, call in enumerate(state.auction.calls))
-    out.append(f"calls: {calls or '-'}")
-    if status.status == "taken":
-        assert status.taker is not None and status.trump is not None
-        out.append(f"{status.taker.name} takes, trump {status.trump.letter} (round {status.round})")
+    if isinstance(state, BidDeal):
+        out.extend(_describe_bids(state))
+        passed = state.bids.status.status == "redeal"
+    else:
+        status = state.auction.status
+        calls = ", ".join(f"{Seat((record.dealer.next + i) & 3).name if i < 8 else record.dealer.next.name} {call}"
+                          for i, call in enumerate(state.auction.calls))
+        out.append(f"calls: {calls or '-'}")
+        if status.status == "taken":
+            assert status.taker is not None and status.trump is not None
+            out.append(f"{status.taker.name} takes, trump {status.trump.letter} (round {status.round})")
+        passed = status.status == "redeal"
     if state.phase is Phase.REDEAL:
         assert state.next_dealer is not None
-        why = "everybody passed" if status.status == "redeal" else "four sevens in one hand"
+        why = "everybody passed" if passed else "four sevens in one hand"
         out.append(f"{why}: redeal, next dealer {state.next_dealer.name}")
     if isinstance(state.belote, Seat):
         out.append(f"belote announced by {state.belote.name}")

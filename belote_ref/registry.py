@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 RANK_TOKENS = ("7", "8", "9", "T", "J", "Q", "K", "A")
-_AREAS_ORDER = ("cards", "table", "deal", "bidding", "play", "belote", "announcements", "scoring", "game")
+_AREAS_ORDER = ("cards", "table", "deal", "bidding", "auction", "play", "belote", "announcements", "scoring", "game")
 
 
 @dataclass(frozen=True)

@@ -468,6 +468,15 @@ def _semantic_checks(params: dict[str, Any], registry: Registry, locate: Any) ->
     for index, packet in enumerate(params["deal.first_packets"]):
         if sum(packet) != 5:
             diagnostics.append(at("deal.first_packets", f"packet {index + 1} {packet} deals {sum(packet)} cards; expected 5"))
+    for index, packet in enumerate(params["deal.bid_packets"]):
+        if sum(packet) != 8:
+            diagnostics.append(at("deal.bid_packets", f"packet {index + 1} {packet} deals {sum(packet)} cards; expected 8"))
+    if params["bidding.auction"] == "bids" and params["bidding.all_pass"] == "forced_third_round":
+        diagnostics.append(at("bidding.all_pass", "forced_third_round needs a turned card; a bids auction "
+                                                  "(bidding.auction) allows redeal_next_dealer or redeal_same_dealer"))
+    if params["auction.max_bid"] < params["auction.min_bid"]:
+        diagnostics.append(at("auction.max_bid", f"the highest bid {params['auction.max_bid']} is below the lowest "
+                                                 f"bid {params['auction.min_bid']} (auction.min_bid)"))
     return diagnostics
 
 

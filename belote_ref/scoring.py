@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from belote_ref.announcements import Declaration, announcement_points, make_combination
+from belote_ref.bids import Bid
 from belote_ref.cards import Card, Rank, SEATS, Seat, Suit, Team, Trump
 from belote_ref.errors import BeloteRefError
 from belote_ref.play import Trick, _winning_index, trick_winner
@@ -464,6 +465,7 @@ def score_deal(
     pot: int = 0,
     final_deal: bool = False,
     validate: bool = True,
+    bid: Bid | None = None,
 ) -> DealScore:
     """Score one played deal and return the itemised :class:`DealScore`.
 
@@ -533,6 +535,9 @@ def score_deal(
     (index = declaration index). ``validate=False`` skips the checks of the tricks (count,
     repeated cards, leaders) for tricks a :class:`~belote_ref.deal.DealState` built and so
     guarantees; the belote and the declarations are still checked.
+
+    Under ``bidding.auction: bids`` (the coinche family) ``bid`` is the contract's value and
+    multiplier, and steps 4 to 6 are :func:`belote_ref.bid_scoring.score_bid` (no litige, pot 0).
     """
     winners, plays = _check_tricks(rules, dealer, trump, tricks) if validate else _trusted_tricks(rules, trump, tricks)
     announced = _announced_belotes(rules, trump, belote, plays)
@@ -599,14 +604,25 @@ def score_deal(
         for team in _TEAMS:
             ann[team] = credited.get(team, 0)
 
-    # 4. Contract test.
-    contract = _contract(rules, sheet, takers, capot, card_points, bel, ann)
-
-    # 5. Deal scores.
     ctx = _Context(rules, sheet, takers, defenders, capot, raw, card_points, bel, ann, belote_note, last_team,
                    winners[-1], trump)
     pot_in, pot_out = pot, pot
-    if contract == "made":
+    contract: Contract
+    if rules["bidding.auction"] == "bids":
+        # 4-5. The bidding family judges its bid and scores it by its own formulas (bid_scoring);
+        # it has no litige, so no pot.
+        from belote_ref.bid_scoring import score_bid
+
+        contract = score_bid(ctx, bid, taker, winners)
+        pot_in = pot_out = 0
+    else:
+        # 4. Contract test.
+        contract = _contract(rules, sheet, takers, capot, card_points, bel, ann)
+
+    # 5. Deal scores.
+    if rules["bidding.auction"] == "bids":
+        pass  # written by score_bid
+    elif contract == "made":
         if capot is takers:
             _score_capot_by_takers(ctx)
         else:

@@ -23,6 +23,9 @@ forgotten belote happens too); at tout-atout, each suit's belote likewise. When
 ``announcements.enabled``, every seat declares every combination of its 8-card hand
 (:func:`~belote_ref.announcements.combinations`) before the first card is led. Each card is drawn
 uniformly from the legal plays.
+
+Under a ruleset of the bidding family (``bidding.auction: bids``) the eight cards are dealt at once
+and the auction is one of bids (:func:`_bid_auction`); the deal is a :class:`~belote_ref.bid_deal.BidDeal`.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from belote_ref.announcements import Declaration, combinations
+from belote_ref.bid_deal import BidDeal
+from belote_ref.bids import is_bidding
 from belote_ref.cards import CARDS, SEATS, Card, Seat
 from belote_ref.deal import DealState, Phase
 from belote_ref.play import legal_mask
@@ -93,6 +98,36 @@ def _auction(state: DealState, rng: random.Random, calls: Sequence[str] | None =
             token = legal[1 + int(rng.random() * (len(legal) - 1))] if rng.random() < TAKE_PROBABILITY else "pass"
         else:  # the forced third round: eldest must name a suit
             token = legal[int(rng.random() * len(legal))]
+        status = state.call(token)
+
+
+BID_LEVELS: Final = 3
+"""In a random auction of bids, how many levels above the last bid a bidder may jump (uniformly)."""
+COINCHE_PROBABILITY: Final = 0.1
+"""The chance that a seat allowed to coinche (or to surcoinche) does so."""
+
+
+def _bid_auction(state: BidDeal, rng: random.Random, calls: Sequence[str] | None = None) -> None:
+    """Random legal calls of the bidding family until the auction ends (or make ``calls``): a seat
+    bids with probability :data:`TAKE_PROBABILITY`, one of the bids of the next :data:`BID_LEVELS`
+    levels, and coinches or surcoinches when allowed with probability :data:`COINCHE_PROBABILITY`."""
+    if calls is not None:
+        for token in calls:
+            state.call(token)
+        return
+    width = len(state.bids.table.trumps) * BID_LEVELS
+    status = state.status
+    while status.status == "open":
+        legal = status.legal
+        # legal is pass, the bids, then coinche or surcoinche (never both) when allowed.
+        double = legal[-1] if legal[-1] in ("coinche", "surcoinche") else None
+        bids = len(legal) - 1 - (double is not None)
+        if double is not None and rng.random() < COINCHE_PROBABILITY:
+            token = double
+        elif bids and rng.random() < TAKE_PROBABILITY:
+            token = legal[1 + int(rng.random() * min(width, bids))]
+        else:
+            token = "pass"
         status = state.call(token)
 
 
@@ -174,8 +209,15 @@ def random_deal(
     rng.shuffle(deck)
     if dealer is None:
         dealer = Seat(int(rng.random() * 4))
-    state = DealState.from_deck(rules, dealer, deck, pot=pot)
-    _auction(state, rng, calls)
+    state: DealState
+    if is_bidding(rules):
+        # The bidding family: eight cards each, then an auction of bids (bid_deal.BidDeal).
+        bidding = BidDeal.from_bid_deck(rules, dealer, deck)
+        _bid_auction(bidding, rng, calls)
+        state = bidding
+    else:
+        state = DealState.from_deck(rules, dealer, deck, pot=pot)
+        _auction(state, rng, calls)
     if state.phase is not Phase.PLAY:
         return state
     _declare(state, rng)

@@ -20,6 +20,12 @@ those of engine_style.md §7:
 The ratio replay / random deal is printed too: it cancels most of the machine's speed and noise
 (the prototype of engine_style.md §7 had about 2.3).
 
+The bidding family (``ffb-contree-2016``, ``ffb-coinche-2015``): random complete deals/s (the
+eight-card deal, a random auction of bids, coinche and surcoinche, 32 random legal cards, the
+family's scoring) beside classic, the runs interleaved, each with its ratio to the classic ruleset
+with the same announcements (contrée to ``classic``, coinche, which declares sequences and carrés,
+to ``classic-annonces``); the target is a ratio of at least 0.8 (within 20%). Validated replays of contrée records too.
+
 Contracts (``classic-sa-ta``): random complete deals/s with the auction fixed to one contract: a
 suit taken in round one (eldest takes the turned card), a suit named in round two (four passes,
 then eldest names hearts; the turned suit may be named, so that the call is always legal), and
@@ -57,6 +63,9 @@ TARGET_REPLAYS = 20_000
 TARGET_CONTRACT_RATIO = 0.8
 DEAL_RULESETS = ("classic", "classic-annonces")
 CONTRACT_RULESET = "classic-sa-ta"
+#: The bidding family's rulesets, each timed beside the classic ruleset that plays the same
+#: announcements (a ratio of at least 0.8, within 20%): contrée without, coinche with them.
+FAMILY_RULESETS = {"ffb-contree-2016": "classic", "ffb-coinche-2015": "classic-annonces"}
 #: The auction that fixes each contract: eldest takes in round one, or names SA or TA in round two.
 CONTRACT_CALLS = {"suit, round 1": ["take"], "suit, round 2": ["pass"] * 4 + ["H"], "SA": ["pass"] * 4 + ["SA"],
                   "TA": ["pass"] * 4 + ["TA"]}
@@ -235,6 +244,28 @@ def main(argv: list[str] | None = None) -> int:
         row("  of which parsing alone", parsed, "records/s",
             f"({1e6 / parsed:.0f} us of the {1e6 / replays:.0f} us of a validated replay)")
         row(f"ratio replay / random deal ({ruleset_id})", replays / deal_rate, "")
+
+    # The bidding family beside classic, runs interleaved as for the contracts below.
+    family = {ruleset_id: find_ruleset(ruleset_id)
+              for pair in FAMILY_RULESETS.items() for ruleset_id in pair}
+    family_samples: dict[str, list[float]] = {ruleset_id: [] for ruleset_id in family}
+    for rules in family.values():
+        random_deal(rules, random.Random(0))  # warm the compiled tables
+    for run in range(runs):
+        for ruleset_id, rules in family.items():
+            family_samples[ruleset_id].append(random_deal_rate(rules, deals, args.seed + run)[0])
+    family_rates = {ruleset_id: statistics.median(values) for ruleset_id, values in family_samples.items()}
+    print()
+    print("the bidding family (coinche, contrée) beside classic, runs interleaved:")
+    for ruleset_id, classic_id in FAMILY_RULESETS.items():
+        ratio = family_rates[ruleset_id] / family_rates[classic_id]
+        row(f"random complete deals ({ruleset_id})", family_rates[ruleset_id], "deals/s",
+            f"x{ratio:.2f} of {classic_id} ({family_rates[classic_id]:,.0f}), target >= {TARGET_CONTRACT_RATIO}: "
+            f"{'ok' if ratio >= TARGET_CONTRACT_RATIO else 'BELOW TARGET'}")
+    contree = family["ffb-contree-2016"]
+    lines = recorded_lines(contree, deals, args.seed)
+    replays = median_of(runs, lambda run: replay_rate(contree, lines))
+    row(f"validated replays ({contree.id})", replays, "deals/s", verdict(replays, TARGET_REPLAYS))
 
     contracts = Ruleset.from_parameters({**find_ruleset(CONTRACT_RULESET).params,
                                          "bidding.round2_allow_turnup_suit": True}, id=CONTRACT_RULESET)

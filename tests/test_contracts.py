@@ -102,9 +102,10 @@ class TestRegistry:
         assert CLASSIC.trumps == frozenset({Trump.S, Trump.H, Trump.D, Trump.C})
 
     def test_no_other_shipped_ruleset_plays_them(self) -> None:
+        # Of the classic auction; in the bidding family, FFB coinche bids SA and TA too.
         for ruleset_id in shipped_rulesets():
             rules = find_ruleset(ruleset_id)
-            assert (Trump.SA in rules.trumps) == (ruleset_id == "classic-sa-ta")
+            assert (Trump.SA in rules.trumps) == (ruleset_id in ("classic-sa-ta", "ffb-coinche-2015"))
 
     def test_the_pack_must_make_152_at_sans_atout(self) -> None:
         with pytest.raises(RulesetError, match="sans-atout points must total 152"):

@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from belote_ref import RulesetError, UnknownRulesetError, find_ruleset, load_registry, load_ruleset
@@ -19,7 +19,8 @@ from belote_ref.resources import data_dir
 from belote_ref.rules import Ruleset, iter_changes, shipped_rulesets
 
 BROKEN = Path(__file__).parent / "data" / "broken"
-SHIPPED = ["classic", "classic-annonces", "pagat", "cafe-250", "strict-1001", "online-92", "classic-sa-ta"]
+SHIPPED = ["classic", "classic-annonces", "pagat", "cafe-250", "strict-1001", "online-92", "classic-sa-ta",
+           "ffb-coinche-2015", "ffb-contree-2016", "pagat-coinche"]
 
 
 class TestRegistry:
@@ -49,7 +50,7 @@ class TestRegistry:
 
 
 class TestShippedRulesets:
-    def test_the_seven_rulesets_are_shipped(self) -> None:
+    def test_the_ten_rulesets_are_shipped(self) -> None:
         assert sorted(shipped_rulesets()) == sorted(SHIPPED)
 
     @pytest.mark.parametrize("ruleset_id", SHIPPED)
@@ -125,6 +126,9 @@ BROKEN_CASES = [
     ("int_out_of_range.yaml", 6, 3, "game.target_points", "expected an integer >= 1; found 0"),
     ("dotted_key.yaml", 5, 1, "play.undertrump_partner", "parameters are nested, not dotted"),
     ("packets_not_five.yaml", 6, 3, "deal.first_packets", "packet 1 [3, 3] deals 6 cards; expected 5"),
+    ("bids_forced_third_round.yaml", 6, 3, "bidding.all_pass", "forced_third_round needs a turned card"),
+    ("bid_packets_not_eight.yaml", 6, 3, "deal.bid_packets", "packet 1 [3, 3, 3] deals 9 cards; expected 8"),
+    ("max_below_min.yaml", 6, 3, "auction.max_bid", "the highest bid 70 is below the lowest bid 80"),
     ("root_incomplete.yaml", 1, 1, "", "a ruleset without 'extends' must set every parameter; missing: cards.trump_order"),
     ("not_a_mapping.yaml", 1, 1, "", "expected a mapping of keys, found a list"),
     ("unknown_area.yaml", 5, 1, "playy", "unknown key 'playy'; did you mean 'play'?"),
@@ -227,6 +231,10 @@ def _nest(values: dict[str, Any]) -> dict[str, Any]:
 @settings(max_examples=60, deadline=None)
 @given(values=_house_rule_values(), parent=st.sampled_from(SHIPPED))
 def test_random_house_rules_load_and_resolve(tmp_path_factory: pytest.TempPathFactory, values: dict[str, Any], parent: str) -> None:
+    resolved = {**find_ruleset(parent).params, **values}
+    # The two cross-parameter checks of the loader (tested in TestSemanticChecks).
+    assume(not (resolved["bidding.auction"] == "bids" and resolved["bidding.all_pass"] == "forced_third_round"))
+    assume(resolved["auction.max_bid"] >= resolved["auction.min_bid"])
     document = {"id": "house", "version": 1, "title": "House", "extends": parent, **_nest(values)}
     path = tmp_path_factory.mktemp("house") / "house.yaml"
     path.write_text(yaml.safe_dump(document, sort_keys=False))

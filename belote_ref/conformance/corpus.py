@@ -35,6 +35,12 @@ __all__ = [
 ]
 
 
+#: The parameter that picks the auction: the classic turned card, or the bidding family's bids.
+AUCTION_PARAMETER = "bidding.auction"
+#: The kinds whose answer depends on the auction (see :attr:`Fixture.auction_family`).
+AUCTION_KINDS = frozenset({"deal", "auction", "score", "match", "replay", "play"})
+
+
 def fixtures_dir() -> Path:
     """The folder of the shipped fixtures."""
     return data_dir("conformance") / "fixtures"
@@ -72,9 +78,31 @@ class Fixture:
     def given(self) -> Mapping[str, Any]:
         return self.data["given"]  # type: ignore[no-any-return]
 
+    @property
+    def auction_family(self) -> str | None:
+        """The ``bidding.auction`` value the fixture is written for, when no predicate names it.
+
+        A fixture of a kind whose answer depends on the auction (the deal, the auction, a score, a
+        match, a whole deal) that names ``bidding.auction`` in no predicate was written for the
+        classic auction and applies only to ``turned_card`` rulesets; a fixture of the bidding
+        family says ``bidding.auction: bids`` in its ``applies_to``. Tricks, legal plays and
+        announcements in a hand are the same in both, so those fixtures apply to both.
+        """
+        if self.kind not in AUCTION_KINDS:
+            return None
+        predicates = [self.data.get("applies_to") or {}, *(b.get("when") or {} for b in self.data["expect"])]
+        if any(AUCTION_PARAMETER in predicate for predicate in predicates):
+            return None
+        return "turned_card"
+
+    def fits_auction(self, params: Mapping[str, Any]) -> bool:
+        """Whether ``params`` play the auction the fixture is written for (see :attr:`auction_family`)."""
+        family = self.auction_family
+        return family is None or params.get(AUCTION_PARAMETER) == family
+
     def expected(self, ruleset: Ruleset) -> Mapping[str, Any] | None:
         """The expected result under ``ruleset``, or None when the fixture does not apply."""
-        if not predicate_holds(self.data.get("applies_to") or {}, ruleset.params):
+        if not predicate_holds(self.data.get("applies_to") or {}, ruleset.params) or not self.fits_auction(ruleset.params):
             return None
         for branch in self.data["expect"]:
             if predicate_holds(branch.get("when") or {}, ruleset.params):

@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from belote_ref.bids import is_bidding, run_bid_auction
 from belote_ref.cards import CARDS, Seat
 from belote_ref.deal import Phase, run_auction
 from belote_ref.errors import BeloteRefError
@@ -107,7 +108,33 @@ def announcements_given(rng: random.Random, rules: Any) -> dict[str, Any]:
     return {"trump": trump, "hand": sorted(hand)}
 
 
+BID_CALL_TOKENS = ("pass", "80H", "90S", "100SA", "160C", "capotH", "generaleS", "coinche", "surcoinche",
+                   "coinche:N", "coinche:E", "85H")
+
+
+def _bid_auction_given(rng: random.Random, rules: Any) -> dict[str, Any]:
+    """A random auction of bids: mostly legal calls (pass most of the time, the next few bids, a
+    coinche now and then), sometimes any call at all."""
+    dealer = _seat(rng)
+    calls: list[str] = []
+    for _ in range(rng.randint(0, 12)):
+        try:
+            status = run_bid_auction(rules, Seat.parse(dealer), calls)
+        except BeloteRefError:
+            break
+        if status.status != "open" or rng.random() < ILLEGAL_CALL_PROBABILITY:
+            calls.append(rng.choice(BID_CALL_TOKENS))
+            if status.status != "open":
+                break
+        else:
+            legal = status.legal
+            calls.append("pass" if rng.random() < 0.6 else rng.choice(legal[:9] + legal[-1:]))
+    return {"dealer": dealer, "calls": calls}
+
+
 def auction_given(rng: random.Random, rules: Any) -> dict[str, Any]:
+    if is_bidding(rules):
+        return _bid_auction_given(rng, rules)
     dealer = _seat(rng)
     turned = rng.choice(CARDS)
     calls: list[str] = []
@@ -130,7 +157,7 @@ def deal_given(rng: random.Random, rules: Any) -> dict[str, Any]:
     deck = list(CARD_TOKENS)
     rng.shuffle(deck)
     given: dict[str, Any] = {"dealer": _seat(rng), "deck": deck}
-    if rng.random() < 0.5:
+    if rng.random() < 0.5 and not is_bidding(rules):
         given["taker"] = _seat(rng)
     return given
 
@@ -151,14 +178,18 @@ def _belote_of(state: Any) -> Any:
 
 
 def score_given_of(state: Any) -> dict[str, Any]:
-    """The ``score`` given of a played deal (as tests/test_symmetry.py builds it)."""
-    return {
+    """The ``score`` given of a played deal (as tests/test_symmetry.py builds it); in the bidding
+    family with the contract's ``bid``."""
+    given = {
         "dealer": state.dealer.name, "taker": state.taker.name, "trump": state.trump.letter,
         "tricks": [{"leader": t.leader.name, "cards": [str(c) for c in t.cards]} for t in state.tricks],
         "belote": _belote_of(state),
         "announcements": [{"seat": d.seat.name, "kind": d.combination.kind, "cards": d.combination.cards.tokens()}
                           for d in state.declarations],
     }
+    if getattr(state, "bid", None) is not None:
+        given["bid"] = state.bid.to_json()
+    return given
 
 
 def score_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
@@ -166,7 +197,8 @@ def score_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
     if state is None:
         return None
     given = score_given_of(state)
-    given["pot"] = rng.choice((0, 0, 0, 81, 162))
+    if not is_bidding(rules):
+        given["pot"] = rng.choice((0, 0, 0, 81, 162))
     return given
 
 
@@ -177,6 +209,10 @@ def replay_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
     if state is None:
         return None
     record = record_of(state)
+    if is_bidding(rules):  # eight-card hands and calls of bids; no turned card, no completion
+        return {"dealer": record["dealer"], "hands": record["hands"], "calls": record["calls"],
+                "announcements": record["announcements"], "belote": record["belote"],
+                "plays": [card for trick in record["tricks"] for card in trick["cards"]]}
     # The replay given of conformance/make_regression.py: the record's events, the plays in order.
     return {
         "dealer": record["dealer"], "hands": record["hands"], "turned": record["turned"],
@@ -202,7 +238,8 @@ def play_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
         return None
     return {
         "hands": {seat.name: state.full_hands[seat].tokens() for seat in state.full_hands},
-        "contract": {"trump": state.trump.letter, "taker": state.taker.name},
+        "contract": {"trump": state.trump.letter, "taker": state.taker.name,
+                     **({"bid": state.bid.to_json()} if getattr(state, "bid", None) is not None else {})},
         "leader": state.dealer.next.name,
         "plays": [str(card) for trick in state.tricks for card in trick.cards],
         "belote": _belote_of(state),

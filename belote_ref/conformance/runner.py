@@ -20,7 +20,7 @@ from belote_ref import __version__
 from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, SubprocessAdapter
 from belote_ref.conformance.applicability import Claims
 from belote_ref.conformance.branches import branch_cases_of
-from belote_ref.conformance.corpus import Fixture, compare_results
+from belote_ref.conformance.corpus import AUCTION_KINDS, AUCTION_PARAMETER, Fixture, compare_results
 from belote_ref.conformance.dependencies import dependencies_of
 from belote_ref.conformance.symmetry import variants
 from belote_ref.registry import load_registry
@@ -104,7 +104,7 @@ def not_applicable_reason(claims: Claims, case: Case) -> str | None:
 
 
 #: The protocol versions this runner speaks; it talks to each adapter in the version it answers.
-SUPPORTED_PROTOCOLS = (1, 2)
+SUPPORTED_PROTOCOLS = (1, 2, 3)
 #: The kinds of protocol version 1; a kind added later needs a later version.
 VERSION_1_KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match")
 _VERSION_2_NAMES = ('"SA"', '"TA"')
@@ -112,11 +112,15 @@ _VERSION_2_NAMES = ('"SA"', '"TA"')
 
 def protocol_needed(case: Case) -> int:
     """The oldest protocol version that can express ``case``: 2 for a kind, a contract (sans-atout,
-    tout-atout) or a parameter that version 1 does not have."""
-    if case.fixture.kind not in VERSION_1_KINDS:
-        return 2
+    tout-atout) or a parameter that version 1 does not have; 3 for a case of the bidding family (a
+    ``bids`` ruleset and a kind whose answer depends on the auction) or a parameter of version 3."""
     registry = load_registry()
-    needed = max((registry[p].since_protocol for p in dependencies_of(case.fixture) if p in registry), default=1)
+    named = [*dependencies_of(case.fixture), *(case.fixture.data.get("applies_to") or {})]
+    needed = max((registry[p].since_protocol for p in named if p in registry), default=1)
+    if case.fixture.kind in AUCTION_KINDS and case.ruleset.params.get(AUCTION_PARAMETER) == "bids":
+        needed = max(needed, 3)
+    if case.fixture.kind not in VERSION_1_KINDS:
+        needed = max(needed, 2)
     if needed < 2:
         text = json.dumps([case.given, case.expected])
         if any(name in text for name in _VERSION_2_NAMES):

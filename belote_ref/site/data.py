@@ -19,7 +19,7 @@ from belote_ref.site.reports import Report, load_reports
 TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("cards", ("cards",)),
     ("deal", ("table", "deal")),
-    ("auction", ("bidding",)),
+    ("auction", ("bidding", "auction")),
     ("play", ("play",)),
     ("announcements", ("belote", "announcements")),
     ("score", ("scoring",)),
@@ -81,7 +81,7 @@ def _tested(fixture: Fixture) -> list[str]:
 
 def branch_index(fixture: Fixture, params: Mapping[str, Any]) -> int | None:
     """The index of the first ``expect`` branch that holds under ``params``; None when not applicable."""
-    if not predicate_holds(fixture.data.get("applies_to") or {}, params):
+    if not predicate_holds(fixture.data.get("applies_to") or {}, params) or not fixture.fits_auction(params):
         return None
     for index, branch in enumerate(fixture.data["expect"]):
         if predicate_holds(branch.get("when") or {}, params):

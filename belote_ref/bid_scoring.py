@@ -1,0 +1,258 @@
+"""The bidding family's contract test and deal score (``bidding.auction: bids``).
+
+:func:`~belote_ref.scoring.score_deal` counts the card points, the capot, belote and the
+announcements as for every deal, then hands a ruleset of the family to :func:`score_bid`, which
+judges the bid and writes the deal score by the formulas of the registry (``scoring.bid.*``,
+``scoring.capot_bid.*``, ``belote.on_chute``, ``belote.multiplied``). Symbols, as in the
+registry's prose: the takers T (the bidder's team), the defenders D; ``c`` card points (252 and 0
+on a capot), ``a`` validated announcements, ``b`` belote points; ``V`` the bid's value (a capot
+bid ``auction.capot_value``, a générale ``scoring.generale.value``); ``m`` the multiplier; ``B``
+``scoring.bid.base``; ``A = a_T + a_D``.
+
+- **Made** when the takers' counted points ``P_T = c_T + b_T + a_T`` (belote by
+  ``scoring.contract.count_belote``, announcements by ``scoring.contract.count_announcements``)
+  reach ``t(V)`` (``auction.bid_target``) and, with ``scoring.bid.must_beat_defenders``, exceed
+  ``P_D``; a capot bid when the takers win all 8 tricks; a générale when the bidder wins them
+  all alone. The winner is the takers when made, the defenders when down.
+- **Belotes**: the loser's belote stays with him (``belote.on_chute: kept_by_holder``, never
+  multiplied), goes to the winner (``to_defenders``) or is lost (``void``); the winner's own
+  belote stays with him. The winner's belotes are multiplied by ``m`` when ``belote.multiplied``.
+- **Scores**: see :func:`score_bid`.
+
+The rule values are compiled once per ruleset (:func:`_table`); no branch looks at a ruleset id.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from belote_ref.bids import Bid
+from belote_ref.cards import Seat, Team
+from belote_ref.errors import BeloteRefError
+from belote_ref.rules import Ruleset
+
+if TYPE_CHECKING:
+    from belote_ref.scoring import Contract, _Context
+
+__all__ = ["bid_value", "score_bid"]
+
+
+@dataclass(frozen=True, slots=True)
+class _BidRules:
+    """The family's scoring values of one ruleset."""
+
+    formula: str
+    applies_to: str
+    base: int
+    must_beat: bool
+    target: str
+    min_bid: int
+    capot_value: int
+    generale_value: int
+    capot_flat: bool
+    capot_flat_value: int
+    belote_mode: str
+    belote_multiplied: bool
+    count_belote: str
+    count_announcements: bool
+    chute_all_announcements: bool
+    loser_announcements: str
+
+
+@functools.lru_cache(maxsize=64)
+def _table(rules: Ruleset) -> _BidRules:
+    return _BidRules(
+        formula=rules["scoring.bid.formula"], applies_to=rules["scoring.bid.multiplier_applies_to"],
+        base=rules["scoring.bid.base"], must_beat=rules["scoring.bid.must_beat_defenders"],
+        target=rules["auction.bid_target"], min_bid=rules["auction.min_bid"],
+        capot_value=rules["auction.capot_value"], generale_value=rules["scoring.generale.value"],
+        capot_flat=rules["scoring.capot_bid.mode"] == "flat", capot_flat_value=rules["scoring.capot_bid.value"],
+        belote_mode=rules["belote.on_chute"], belote_multiplied=rules["belote.multiplied"],
+        count_belote=rules["scoring.contract.count_belote"],
+        count_announcements=rules["scoring.contract.count_announcements"],
+        chute_all_announcements=rules["scoring.chute.announcements"] == "all_to_defenders",
+        loser_announcements=rules["scoring.capot.loser_announcements"],
+    )
+
+
+def bid_value(rules: Ruleset, bid: Bid) -> int:
+    """``V``: the points of a bid (``auction.capot_value`` for a capot, ``scoring.generale.value``
+    for a générale)."""
+    table = _table(rules)
+    if bid.value == "capot":
+        return table.capot_value
+    if bid.value == "generale":
+        return table.generale_value
+    return bid.value
+
+
+def _target(table: _BidRules, value: int) -> int:
+    """``t(V)``, the points a bid of ``value`` needs (``auction.bid_target``)."""
+    if table.target == "plus_two":
+        return value + 2
+    if table.target == "lowest_is_82" and value == table.min_bid:
+        return 82
+    return value
+
+
+def _judge(ctx: _Context, table: _BidRules, bid: Bid, bidder: Seat, winners: tuple[Seat, ...]) -> bool:
+    """Whether the bid is made, with a 0-point line saying why."""
+    sheet, takers, defenders = ctx.sheet, ctx.takers, ctx.defenders
+    if bid.value == "capot":
+        made = ctx.capot is takers
+        sheet.add(takers, 0, "auction.capot_value",
+                  f"capot bid: the takers {'won' if made else 'did not win'} all 8 tricks: {'made' if made else 'down'}")
+        return made
+    if bid.value == "generale":
+        made = all(winner == bidder for winner in winners)
+        sheet.add(takers, 0, "auction.generale",
+                  f"générale: {bidder.name} {'won' if made else 'did not win'} all 8 tricks alone: "
+                  f"{'made' if made else 'down'}")
+        return made
+
+    def counted(team: Team) -> tuple[int, str]:
+        parts = [f"{ctx.card_points[team]} cards"]
+        total = ctx.card_points[team]
+        if ctx.bel[team] and (table.count_belote == "both_sides"
+                              or (table.count_belote == "takers_only" and team is takers)):
+            total += ctx.bel[team]
+            parts.append(f"{ctx.bel[team]} belote")
+        if table.count_announcements and ctx.ann[team]:
+            total += ctx.ann[team]
+            parts.append(f"{ctx.ann[team]} announcements")
+        return total, " + ".join(parts)
+
+    taker_total, taker_text = counted(takers)
+    needed = _target(table, bid.value)
+    made = taker_total >= needed
+    note = f"takers {taker_text} = {taker_total} {'>=' if made else '<'} {needed} needed for {bid.value} (auction.bid_target)"
+    if made and table.must_beat:
+        defender_total, defender_text = counted(defenders)
+        made = taker_total > defender_total
+        note += (f"; {'>' if made else 'not more than'} defenders {defender_text} = {defender_total} "
+                 f"(scoring.bid.must_beat_defenders)")
+    sheet.add(takers, 0, "scoring.bid.must_beat_defenders", f"{note}: {'made' if made else 'down'}")
+    return made
+
+
+def score_bid(ctx: _Context, bid: Bid | None, bidder: Seat, winners: tuple[Seat, ...]) -> Contract:
+    """Judge the bid, write every deal-score line on ``ctx.sheet`` and return ``made`` or ``down``.
+
+    The formulas (registry ``scoring.bid.formula``), W the winner of the deal, L the loser:
+
+    - a capot or générale bid with ``scoring.capot_bid.mode: flat``: W ``scoring.capot_bid.value``
+      (a générale ``scoring.generale.value``) x m + belotes; L his belote if kept;
+    - ``points_plus_bid``, m = 1: made, T ``c_T + a_T + V`` + belotes, D ``c_D + a_D`` (a swept
+      D's announcements by ``scoring.capot.loser_announcements``) + his belote if kept; down, D
+      ``B + a_D + a_T`` (``a_T`` with ``scoring.chute.announcements: all_to_defenders``) ``+ V`` +
+      belotes, T his belote if kept. m > 1: W by ``scoring.bid.multiplier_applies_to``,
+      ``bid_only`` ``B + A + V x m``, ``everything`` ``(B + A + V) x m``, ``ffb_coinche_bracket``
+      ``(B + A + V) x m``, + belotes, B the capot card points when W swept (not with
+      ``everything``); L his belote if kept;
+    - ``base_plus_bid``: W ``B + V x m + A`` + belotes (B the capot card points when W swept);
+    - ``bid_only``: W ``V x m`` + belotes;
+    - ``flat_forfeits``: made as ``points_plus_bid``; down, D ``B x m`` + belotes.
+    """
+    rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
+    if bid is None:
+        raise BeloteRefError("a deal of the bidding family (bidding.auction: bids) needs its bid "
+                             "{value, multiplier}", code="bad_bid")
+    table = _table(rules)
+    m = bid.multiplier
+    value = bid_value(rules, bid)
+    made = _judge(ctx, table, bid, bidder, winners)
+    winner, loser = (takers, defenders) if made else (defenders, takers)
+    swept = ctx.capot is winner
+    times = f" x {m}" if m > 1 else ""
+
+    def belotes() -> None:
+        """The winner's belotes (his own, and the loser's when it goes to him), then the loser's."""
+        own, taken = ctx.bel[winner], ctx.bel[loser] if table.belote_mode == "to_defenders" else 0
+        factor = m if table.belote_multiplied else 1
+        if own:
+            sheet.add(winner, own * factor, "belote.multiplied" if factor > 1 else "belote.value",
+                      f"{ctx.belote_note}: the winner's own belote {own}{times if factor > 1 else ''}")
+        if taken:
+            sheet.add(winner, taken * factor, "belote.on_chute",
+                      f"{ctx.belote_note}: the loser's belote {taken} goes to the winner (prenable)"
+                      f"{times if factor > 1 else ''}")
+        lost = ctx.bel[loser]
+        if lost and table.belote_mode == "kept_by_holder":
+            sheet.add(loser, lost, "belote.on_chute", f"{ctx.belote_note}: kept by the loser (imprenable), never multiplied")
+        elif lost and table.belote_mode == "void":
+            sheet.add(loser, 0, "belote.on_chute", f"{ctx.belote_note}: the loser's belote is lost")
+
+    def base() -> tuple[int, str]:
+        if swept and not (table.formula in ("points_plus_bid", "flat_forfeits") and table.applies_to == "everything"):
+            return ctx.card_points[winner], f"the capot card points {ctx.card_points[winner]}"
+        return table.base, f"scoring.bid.base {table.base}"
+
+    all_announcements = ctx.ann[takers] + ctx.ann[defenders]
+    if bid.value in ("capot", "generale") and table.capot_flat:
+        flat = table.capot_flat_value if bid.value == "capot" else table.generale_value
+        sheet.add(winner, flat * m, "scoring.capot_bid.value",
+                  f"{bid.value} bid {'made' if made else 'down'}: the winner scores {flat}{times} = {flat * m} "
+                  f"(scoring.capot_bid.mode flat)")
+        belotes()
+        return "made" if made else "down"
+
+    formula = table.formula
+    if formula == "flat_forfeits" and not made:
+        sheet.add(winner, table.base * m, "scoring.bid.formula",
+                  f"flat_forfeits, down: the defenders score scoring.bid.base {table.base}{times} = {table.base * m}")
+        belotes()
+        return "down"
+    if formula in ("points_plus_bid", "flat_forfeits") and m == 1:
+        if made:
+            ctx.cards(takers)
+            ctx.announcements(takers)
+            sheet.add(takers, value, "scoring.bid.formula", f"points_plus_bid, made: the takers add their bid {value}")
+            ctx.cards(defenders)
+            loser_ann = ctx.ann[defenders]
+            if loser_ann and ctx.capot is takers and table.loser_announcements == "transfer_to_winner":
+                sheet.add(takers, loser_ann, "scoring.capot.loser_announcements",
+                          f"the swept defenders' announcements ({loser_ann}) pass to the takers")
+            elif loser_ann and ctx.capot is takers and table.loser_announcements == "void":
+                sheet.add(defenders, 0, "scoring.capot.loser_announcements",
+                          f"the swept defenders' announcements ({loser_ann}) are void")
+            else:
+                ctx.announcements(defenders)
+        else:
+            sheet.add(takers, 0, "scoring.bid.formula", "points_plus_bid, down: the takers score no card points")
+            sheet.add(defenders, table.base, "scoring.bid.base", f"down: the defenders score scoring.bid.base {table.base}")
+            ctx.announcements(defenders)
+            if ctx.ann[takers]:
+                if table.chute_all_announcements:
+                    sheet.add(defenders, ctx.ann[takers], "scoring.chute.announcements",
+                              f"the takers' announcements ({ctx.ann[takers]}) go to the defenders")
+                else:
+                    sheet.add(takers, 0, "scoring.chute.announcements",
+                              f"the takers' announcements ({ctx.ann[takers]}) are lost (defenders_own_only)")
+            sheet.add(defenders, value, "scoring.bid.formula", f"points_plus_bid, down: the defenders add the bid {value}")
+        belotes()
+        return "made" if made else "down"
+
+    start, start_text = base()
+    if formula in ("points_plus_bid", "flat_forfeits"):
+        applies_to = table.applies_to
+        if applies_to == "bid_only":
+            points = start + all_announcements + value * m
+            text = f"{start_text} + announcements {all_announcements} + bid {value}{times}"
+        else:
+            points = (start + all_announcements + value) * m
+            text = f"({start_text} + announcements {all_announcements} + bid {value}){times}"
+        rule = "scoring.bid.multiplier_applies_to"
+        text = f"{applies_to}: {text} = {points}"
+    elif formula == "base_plus_bid":
+        points = start + value * m + all_announcements
+        rule, text = "scoring.bid.formula", (f"base_plus_bid: {start_text} + bid {value}{times} + announcements "
+                                             f"{all_announcements} = {points}")
+    else:
+        points = value * m
+        rule, text = "scoring.bid.formula", f"bid_only: bid {value}{times} = {points} (cards and announcements not scored)"
+    sheet.add(winner, points, rule, f"{'made' if made else 'down'}, the winner scores {text}")
+    sheet.add(loser, 0, "scoring.bid.formula", "the loser of the deal scores no card points")
+    belotes()
+    return "made" if made else "down"

@@ -1,0 +1,408 @@
+"""The bidding family (coinche, contrée): the eight-card deal and the auction of bids.
+
+A ruleset belongs to the family when ``bidding.auction`` is ``bids``. Then:
+
+- **The deal** (:func:`deal_bid_hands`): all 32 cards are dealt before the auction, in the first
+  pattern of ``deal.bid_packets`` (``[3, 2, 3]``: three cards to each seat from eldest, then two
+  each, then three each, top card first). No card is turned.
+- **The auction** (:class:`BidAuction`): eldest speaks first, then each seat in play order. A
+  call is ``pass``; a bid ``<value><trump>`` (``80H``, ``110SA``), the value a multiple of
+  ``auction.step`` above ``auction.min_bid`` up to ``auction.max_bid``, the trump one that
+  ``bidding.contracts`` allows; a capot bid ``capot<trump>``; a générale ``generale<trump>``
+  (``auction.generale``); ``coinche``; ``surcoinche``; or, with ``auction.coinche_out_of_turn``,
+  ``coinche:<seat>`` said by that seat out of turn. A bid must be strictly higher than the last
+  (the capot above every value, the générale above the capot; suits have no rank); a player may
+  outbid his partner and bid after passing. ``coinche`` doubles an opponent's bid, once;
+  ``surcoinche`` is for the coinched side only, after a coinche, and ends the auction at once
+  (multiplier ``auction.surcoinche_multiplier``). With ``auction.coinche_freezes`` no bid is
+  allowed after a coinche; without it a higher bid cancels the coinche. A capot (and a générale)
+  bid may be coinched only with ``auction.capot_can_be_doubled``. Three passes in a row after a
+  bid or a coinche end the auction: the last bidder takes. Four passes from the start void the
+  deal (``bidding.all_pass``: the next dealer or the same one deals again).
+
+:func:`legal_calls` lists what the seat to speak may call, in the protocol's order;
+:func:`why_illegal` says in words why a call is not allowed (``None`` when it is). The values of
+the ruleset are compiled once per ruleset into a :class:`BidTable`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from belote_ref.cards import DECK, SEATS, Card, CardSet, Seat, Suit, Trump, trump_of
+from belote_ref.errors import BeloteRefError, IllegalCallError
+from belote_ref.rules import Ruleset
+
+__all__ = [
+    "Bid",
+    "BidAuction",
+    "BidStatus",
+    "BidTable",
+    "BidValue",
+    "Call",
+    "bid_table",
+    "deal_bid_hands",
+    "is_bidding",
+    "legal_calls",
+    "parse_bid",
+    "run_bid_auction",
+    "why_illegal",
+]
+
+BidValue = int | Literal["capot", "generale"]
+"""A contract's value: points, or ``"capot"`` (all eight tricks), or ``"generale"`` (all eight by the
+bidder alone)."""
+
+_CALL = re.compile(r"^(?:(?P<value>[0-9]{1,6}|capot|generale)(?P<trump>SA|TA|[SHDC])|coinche:(?P<seat>[NESW]))$")
+_PASSES_TO_END = 3
+_PASSES_TO_REDEAL = 4
+
+
+def is_bidding(rules: Ruleset) -> bool:
+    """Whether ``rules`` plays the bidding family's auction (``bidding.auction: bids``)."""
+    return bool(rules["bidding.auction"] == "bids")
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A contract of the family: its value and its multiplier (1; 2 coinched; surcoinched
+    ``auction.surcoinche_multiplier``)."""
+
+    value: BidValue
+    multiplier: int = 1
+
+    def to_json(self) -> dict[str, object]:
+        """The protocol's ``bid`` object."""
+        return {"value": self.value, "multiplier": self.multiplier}
+
+
+def parse_bid(data: object) -> Bid:
+    """A :class:`Bid` from the protocol's ``{"value": V | "capot" | "generale", "multiplier": m}``.
+
+    Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_bid``) on another shape.
+    """
+    if not isinstance(data, Mapping) or set(data) - {"value", "multiplier"} or "value" not in data:
+        raise BeloteRefError(f"a bid is {{value, multiplier}}; found {data!r}"[:200], code="bad_bid")
+    value, multiplier = data["value"], data.get("multiplier", 1)
+    if not (value in ("capot", "generale") or (isinstance(value, int) and not isinstance(value, bool) and value > 0)):
+        raise BeloteRefError(f"bid.value must be a number of points, capot or generale; found {value!r}"[:200],
+                             code="bad_bid")
+    if not isinstance(multiplier, int) or isinstance(multiplier, bool) or multiplier < 1:
+        raise BeloteRefError(f"bid.multiplier must be a whole number >= 1; found {multiplier!r}"[:200], code="bad_bid")
+    return Bid(value, multiplier)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One parsed call: ``kind`` is ``pass``, ``bid``, ``coinche`` or ``surcoinche``.
+
+    For a bid, ``level`` orders it among the bids (its index in :attr:`BidTable.values`, then the
+    capot, then the générale), ``value`` is its value and ``trump`` its trump. An out-of-turn
+    coinche names its ``seat``.
+    """
+
+    token: str
+    kind: Literal["pass", "bid", "coinche", "surcoinche"]
+    level: int = -1
+    value: BidValue = 0
+    trump: Suit | Trump | None = None
+    seat: Seat | None = None
+
+
+@dataclass(frozen=True)
+class BidTable:
+    """A ruleset's auction, compiled once (see :func:`bid_table`).
+
+    - ``values``: the bid values in points, ascending; ``capot_level`` and ``generale_level``
+      (``None`` without ``auction.generale``) are the levels of the capot and générale bids;
+    - ``trumps``: the trumps a bid may name, in the order S H D C SA TA;
+    - ``tokens``: every bid token, ascending by level then trump, and ``start[level]`` the index
+      of the first token of ``level`` in it;
+    - ``calls``: token -> parsed :class:`Call` for every call of the ruleset;
+    - ``above[level]``: ``pass`` then every bid token of ``level`` and higher (the calls of a seat
+      when the last bid is one level lower; ``above[0]`` when nobody has bid).
+    """
+
+    values: tuple[int, ...]
+    trumps: tuple[Trump, ...]
+    capot_level: int
+    generale_level: int | None
+    tokens: tuple[str, ...]
+    start: tuple[int, ...]
+    calls: Mapping[str, Call]
+    out_of_turn: bool
+    freezes: bool
+    capot_doubled: bool
+    surcoinche: int
+    redeal_same_dealer: bool
+    above: tuple[tuple[str, ...], ...] = ()
+
+
+@functools.lru_cache(maxsize=64)
+def bid_table(rules: Ruleset) -> BidTable:
+    """The compiled auction of ``rules`` (cached per ruleset)."""
+    low, step, high = rules["auction.min_bid"], rules["auction.step"], rules["auction.max_bid"]
+    values = tuple(range(low, high + 1, step))
+    trumps = tuple(trump for trump in Trump if trump in rules.trumps)
+    levels: list[BidValue] = [*values, "capot"]
+    if rules["auction.generale"]:
+        levels.append("generale")
+    tokens: list[str] = []
+    start: list[int] = []
+    calls: dict[str, Call] = {"pass": Call("pass", "pass"), "coinche": Call("coinche", "coinche"),
+                              "surcoinche": Call("surcoinche", "surcoinche")}
+    for level, value in enumerate(levels):
+        start.append(len(tokens))
+        for trump in trumps:
+            token = f"{value}{trump.letter}"
+            tokens.append(token)
+            calls[token] = Call(token, "bid", level, value, trump_of(trump))
+    start.append(len(tokens))
+    if rules["auction.coinche_out_of_turn"]:
+        for seat in SEATS:
+            calls[f"coinche:{seat.name}"] = Call(f"coinche:{seat.name}", "coinche", seat=seat)
+    return BidTable(values, trumps, len(values), len(values) + 1 if rules["auction.generale"] else None,
+                    tuple(tokens), tuple(start), calls, bool(rules["auction.coinche_out_of_turn"]),
+                    bool(rules["auction.coinche_freezes"]), bool(rules["auction.capot_can_be_doubled"]),
+                    int(rules["auction.surcoinche_multiplier"]), rules["bidding.all_pass"] == "redeal_same_dealer",
+                    tuple(("pass", *tokens[first:]) for first in start))
+
+
+@dataclass(frozen=True, slots=True)
+class BidStatus:
+    """Where an auction of bids stands: ``open`` (``next``, ``legal``), ``taken`` (``taker``,
+    ``trump``, ``bid``) or ``redeal`` (``next_dealer``)."""
+
+    status: Literal["open", "taken", "redeal"]
+    next: Seat | None = None
+    legal: tuple[str, ...] = ()
+    taker: Seat | None = None
+    trump: Suit | Trump | None = None
+    bid: Bid | None = None
+    next_dealer: Seat | None = None
+
+    @property
+    def round(self) -> None:
+        """An auction of bids has no rounds (the classic auction's ``round``)."""
+        return None
+
+    def to_json(self) -> dict[str, object]:
+        """The protocol's ``auction`` result."""
+        if self.status == "open":
+            assert self.next is not None
+            return {"status": "open", "next": self.next.name, "legal": list(self.legal)}
+        if self.status == "taken":
+            assert self.taker is not None and self.trump is not None and self.bid is not None
+            return {"status": "taken", "taker": self.taker.name, "trump": self.trump.letter,
+                    "bid": self.bid.value, "multiplier": self.bid.multiplier}
+        assert self.next_dealer is not None
+        return {"status": "redeal", "next_dealer": self.next_dealer.name}
+
+
+class BidAuction:
+    """The auction of bids of one deal. :meth:`call` checks and makes a call; :attr:`status` says
+    where it stands; :meth:`why_illegal` explains a refusal."""
+
+    def __init__(self, rules: Ruleset, dealer: Seat) -> None:
+        self.rules = rules
+        self.table = bid_table(rules)
+        self.dealer = dealer
+        self.calls: list[str] = []
+        self.turn: Seat = dealer.next
+        self.last: Call | None = None  # the last bid
+        self.bidder: Seat | None = None
+        self.multiplier = 1
+        self.coincher: Seat | None = None
+        self.passes = 0
+        self.outcome: Literal["open", "taken", "redeal"] = "open"
+        self._status: BidStatus | None = None
+
+    # ------------------------------------------------------------------ legality
+
+    def _coinche_refusal(self, seat: Seat) -> str | None:
+        last, bidder = self.last, self.bidder
+        if last is None or bidder is None:
+            return "there is no bid to coinche"
+        if bidder.team is seat.team:
+            return f"the bid is his own side's ({last.token} by {bidder.name})"
+        if self.multiplier > 1:
+            return f"{last.token} is already coinched"
+        if last.level >= self.table.capot_level and not self.table.capot_doubled:
+            return f"a {last.value} bid cannot be coinched (auction.capot_can_be_doubled)"
+        return None
+
+    def why_illegal(self, token: str) -> str | None:
+        """Why ``token`` may not be called now, in words; ``None`` when it may."""
+        table = self.table
+        seat = self.turn
+        if self.outcome != "open":
+            return f"the auction is over ({self.outcome}); no call {token!r} can follow"
+        call = table.calls.get(token)
+        if call is None:
+            return self._unknown(token)
+        if call.kind == "pass":
+            return None
+        if call.kind == "bid":
+            if self.last is not None and call.level <= self.last.level:
+                assert self.bidder is not None
+                return (f"{seat.name} may not bid {token}: a bid must be higher than the last bid "
+                        f"{self.last.token} (by {self.bidder.name})")
+            if self.multiplier > 1 and table.freezes:
+                return f"{seat.name} may not bid {token}: no bid after a coinche (auction.coinche_freezes)"
+            return None
+        if call.kind == "coinche":
+            coincher = call.seat or seat
+            refusal = self._coinche_refusal(coincher)
+            return f"{coincher.name} may not coinche: {refusal}" if refusal else None
+        if self.multiplier != 2 or self.bidder is None:
+            return f"{seat.name} may not surcoinche: only a coinched bid can be surcoinched"
+        if self.bidder.team is not seat.team:
+            return (f"{seat.name} may not surcoinche: only the coinched side ({self.bidder.name} or "
+                    f"{self.bidder.partner.name}) may")
+        return None
+
+    def _unknown(self, token: str) -> str:
+        table = self.table
+        match = _CALL.match(token) if isinstance(token, str) else None
+        shown = repr(token)[:40]
+        if match is None:
+            return (f"{shown} is not a call: pass, a bid such as {table.tokens[0]}, capot<trump>, coinche or "
+                    f"surcoinche")
+        if match.group("seat"):
+            return f"{shown}: a coinche out of turn is not allowed (auction.coinche_out_of_turn)"
+        value, trump = match.group("value"), match.group("trump")
+        if Trump.parse(trump) not in table.trumps:
+            return f"{shown}: this ruleset does not play {trump} (bidding.contracts)"
+        if value == "generale":
+            return f"{shown}: the générale is not played (auction.generale)"
+        values = table.values
+        return (f"{shown}: a bid is one of {values[0]} to {values[-1]} by {values[1] - values[0] if len(values) > 1 else 0} "
+                f"(auction.min_bid, auction.step, auction.max_bid), or capot")
+
+    def legal(self) -> tuple[str, ...]:
+        """The calls the seat to speak may make, in the protocol's order: ``pass``, the bids
+        (ascending, by trump S H D C SA TA), ``coinche``, ``surcoinche``."""
+        if self.outcome != "open":
+            return ()
+        table = self.table
+        seat = self.turn
+        if self.multiplier > 1 and table.freezes:
+            legal: tuple[str, ...] = ("pass",)
+        else:
+            legal = table.above[self.last.level + 1 if self.last is not None else 0]
+        if self._coinche_refusal(seat) is None:
+            legal += ("coinche",)
+        elif self.multiplier == 2 and self.bidder is not None and self.bidder.team is seat.team:
+            legal += ("surcoinche",)
+        return legal
+
+    # ------------------------------------------------------------------ calls
+
+    @property
+    def status(self) -> BidStatus:
+        """The current status."""
+        if self._status is None:
+            self._status = self._compute()
+        return self._status
+
+    def _compute(self) -> BidStatus:
+        if self.outcome == "open":
+            return BidStatus("open", next=self.turn, legal=self.legal())
+        if self.outcome == "redeal":
+            return BidStatus("redeal", next_dealer=self.dealer if self.table.redeal_same_dealer else self.dealer.next)
+        assert self.last is not None and self.bidder is not None
+        return BidStatus("taken", taker=self.bidder, trump=self.last.trump,
+                         bid=Bid(self.last.value, self.multiplier))
+
+    def call(self, token: str) -> BidStatus:
+        """Make the next call and return the new status.
+
+        Raises :class:`~belote_ref.errors.IllegalCallError` with the reason of
+        :meth:`why_illegal` and the legal calls.
+        """
+        refusal = self.why_illegal(token)
+        if refusal is not None:
+            legal = " ".join(self.legal()) if self.outcome == "open" else "none"
+            raise IllegalCallError(f"{refusal}; legal: {legal}")
+        call = self.table.calls[token]
+        seat = self.turn
+        self.calls.append(token)
+        self._status = None
+        if call.kind == "pass":
+            self.passes += 1
+            if self.last is None and self.passes >= _PASSES_TO_REDEAL:
+                self.outcome = "redeal"
+            elif self.last is not None and self.passes >= _PASSES_TO_END:
+                self.outcome = "taken"
+        elif call.kind == "bid":
+            self.last, self.bidder = call, seat
+            self.multiplier, self.coincher, self.passes = 1, None, 0
+        elif call.kind == "coinche":
+            seat = call.seat or seat
+            self.multiplier, self.coincher, self.passes = 2, seat, 0
+        else:
+            self.multiplier = self.table.surcoinche
+            self.outcome = "taken"
+        self.turn = seat.next
+        return self.status
+
+
+def run_bid_auction(rules: Ruleset, dealer: Seat, calls: Sequence[str]) -> BidStatus:
+    """Apply ``calls`` in order and return the final status.
+
+    Raises :class:`~belote_ref.errors.IllegalCallError` with ``index`` (0-based into ``calls``)
+    at the first illegal call.
+    """
+    auction = BidAuction(rules, dealer)
+    for index, token in enumerate(calls):
+        try:
+            auction.call(token)
+        except IllegalCallError as error:
+            error.index = index
+            raise
+    return auction.status
+
+
+def legal_calls(auction: BidAuction) -> tuple[str, ...]:
+    """The calls the seat to speak may make (see :meth:`BidAuction.legal`)."""
+    return auction.legal()
+
+
+def why_illegal(auction: BidAuction, token: str) -> str | None:
+    """Why ``token`` may not be called now; ``None`` when it may (see :meth:`BidAuction.why_illegal`)."""
+    return auction.why_illegal(token)
+
+
+# ----------------------------------------------------------------------------- the deal
+
+
+def deal_bid_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> dict[Seat, CardSet]:
+    """The four 8-card hands, dealt by the first pattern of ``deal.bid_packets`` from eldest.
+
+    Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_deck``) unless ``deck`` holds
+    the 32 cards once each.
+    """
+    mask = 0
+    for card in deck:
+        mask |= 1 << card
+    if len(deck) != 32 or mask != DECK.mask:
+        raise BeloteRefError(f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
+                             code="bad_deck")
+    masks = [0, 0, 0, 0]
+    for seat, card in zip(_bid_deal_order(tuple(rules["deal.bid_packets"][0]), dealer.next), deck, strict=True):
+        masks[seat] |= 1 << card
+    return {seat: CardSet(masks[seat]) for seat in SEATS}
+
+
+@functools.cache
+def _bid_deal_order(packets: tuple[int, ...], eldest: Seat) -> tuple[int, ...]:
+    """The seat that receives each card of the deck, top card first, dealing ``packets`` from eldest."""
+    order: list[int] = []
+    for size in packets:
+        for offset in range(4):
+            order.extend([(eldest + offset) & 3] * size)
+    return tuple(order)
