@@ -61,7 +61,7 @@ PEERS = {
         # eldest (belote.scoring.resolve_declarations, seat_order = (taker, ...)).
         ("score.announcements.equal-tierces-first-declarer-from-eldest", "belote-cli"),
     }),
-    "colver": ("colver", "0.11.1", ["colver-play"], set()),
+    "colver": ("colver", "0.11.1", ["colver-contree", "colver-play"], set()),
 }
 
 
@@ -185,7 +185,7 @@ def ask(folder: str, rules: Ruleset, givens: list[dict]) -> list[dict]:
     adapter.start()
     try:
         hello = adapter.request(hello_message())
-        assert hello["protocol"] == 2 and "play" in hello["supports"]["kinds"]
+        assert hello["protocol"] in (2, 3) and "play" in hello["supports"]["kinds"]
         return [adapter.request({"cmd": "run", "seq": seq, "kind": "play", "ruleset": rules.to_json(), "given": given})
                 for seq, given in enumerate(givens)]
     finally:
@@ -241,3 +241,40 @@ def test_colver_play_rejects_what_it_refuses_and_skips_the_score() -> None:
 
 def seat_of(given: dict, turn: int) -> str:
     return next(seat for seat, cards in given["hands"].items() if given["plays"][turn] in cards)
+
+
+@needs("colver")
+def test_colver_scores_contree_deals_as_the_reference_but_for_the_losers_belote() -> None:
+    """Whole deals of the bidding family (protocol 3) through colver's play kind: every trick
+    winner, legal set, card point count and contract outcome is the reference's; the deal scores
+    differ only by the two choices colver's README names: the defenders of a made contract keep
+    their belote (colver-contree's belote.on_chute, to_defenders, is undeclared), and a coinched
+    contract down counts 162, not 252, when the defenders won every trick."""
+    rules = house_rulesets("colver")["colver-contree"]
+    givens = []
+    for state in random_deals(rules, 3, 120):
+        if state.phase is not Phase.SCORED:
+            continue
+        record = record_of(state)
+        plays = [card for trick in record["tricks"] for card in trick["cards"]]
+        replayed = run_case(rules, "replay", {"dealer": record["dealer"], "hands": record["hands"],
+                                              "calls": record["calls"], "belote": record["belote"],
+                                              "announcements": [], "plays": plays})
+        givens.append({"hands": record["hands"], "leader": record["tricks"][0]["leader"], "plays": plays,
+                       "contract": {"trump": replayed["trump"], "taker": replayed["taker"], "bid": replayed["bid"]},
+                       "belote": record["belote"], "want_legal": True})
+    replies = ask("colver", rules, givens)
+    differing = 0
+    for given, reply in zip(givens, replies, strict=True):
+        want, got = run_case(rules, "play", given), reply["result"]
+        assert (got["trick_winners"], got["legal"]) == (want["trick_winners"], want["legal"])
+        same = ("card_points", "announcements", "belote", "contract", "capot", "pot")
+        assert {k: got["score"][k] for k in same} == {k: want["score"][k] for k in same}
+        if got["score"]["deal_score"] != want["score"]["deal_score"]:
+            differing += 1
+            takers = "NS" if given["contract"]["taker"] in "NS" else "EW"
+            defenders_belote = want["score"]["contract"] == "made" and want["score"]["belote"] not in (None, takers)
+            coinched_defenders_capot = (want["score"]["contract"] == "down" and want["score"]["capot"] not in (None, takers)
+                                        and given["contract"]["bid"]["multiplier"] > 1)
+            assert defenders_belote or coinched_defenders_capot
+    assert givens and differing < len(givens)

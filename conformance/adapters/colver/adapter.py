@@ -1,17 +1,19 @@
-"""belote-ref protocol adapter (version 2) for colver, the Belote contrée engine on PyPI (Rust core).
+"""belote-ref protocol adapter (version 3) for colver, the Belote contrée engine on PyPI (Rust core).
 
     python conformance/adapters/colver/adapter.py
 
-colver plays belote contrée: its auction (80 to 160, capot, coinche), its scoring ("points faits
-+ points demandés") and its deal (8 cards at once) are not classic belote, so what is checked is
-the play of a suit contract: ``legal_plays``, ``trick_winner`` and, from protocol 2, whole deals
-under a given contract (``play``). Positions are handed to the engine in its own notation, CFN
-(``colver.Env.from_cfn``): the engine replays the cards of the trick itself (``replay_tricks`` ->
-``apply_play``) and answers ``Env.legal_actions`` (its ``legal_plays``), ``Env.get_trick_lead``
-(the winner, who leads next) and ``Env.get_points``. A whole deal is played card by card with
-``Env.step``; colver's score of it is a contrée score, which the ``play`` result cannot carry, so
-a deal that colver plays out to the end is answered ``skipped`` and only its rejections (a card
-not in hand, an illegal play) are results. colver has no sans-atout or tout-atout contract.
+colver plays belote contrée, the bidding family of protocol 3: its auction (80 to 160, capot,
+coinche), its scoring ("points faits + points demandés") and its deal (8 cards at once) are not
+classic belote. Under every ruleset the play of a suit contract is checked: ``legal_plays``,
+``trick_winner`` and whole deals under a given contract (``play``); under the family's rulesets
+also ``auction``, ``score`` and the score of a ``play``. Positions are handed to the engine in its
+own notation, CFN (``colver.Env.from_cfn``): the engine replays the cards of the tricks itself
+(``replay_tricks`` -> ``apply_play``) and answers ``Env.legal_actions`` (its ``legal_plays``),
+``Env.get_trick_lead`` (the winner, who leads next), ``Env.get_points`` and its deal score
+(``Env.rewards``). A whole deal is played card by card with ``Env.step``; the auction call by call
+the same way. A classic deal (no bid) that colver plays out to the end is answered ``skipped``, its
+score being contrée's; only its rejections (a card not in hand, an illegal play) are results.
+colver has no sans-atout or tout-atout contract.
 
 colver's seats are N=0, E=1, S=2, W=3 and play goes to ``(player + 1) % 4``: the protocol's seats
 and play order, unchanged. Every case is answered (result, skipped or errored); README.md next to
@@ -35,8 +37,8 @@ else:
     IMPORT_ERROR = None
     COLVER_VERSION = colver.__version__
 
-PROTOCOL = 2
-KINDS = ["legal_plays", "trick_winner", "play"]
+PROTOCOL = 3
+KINDS = ["legal_plays", "trick_winner", "play", "auction", "score"]
 
 SUPPORTED_PARAMETERS: dict[str, Any] = {
     # card.rs: "Within each suit: 7, 8, 9, J, Q, K, 10, A (plain strength order). Trump strength:
@@ -207,8 +209,9 @@ def play_through(given: dict[str, Any]) -> tuple[Any, dict[str, Any] | None, lis
         raise CannotExpress("declarations are given: colver plays without announcements and cannot check them")
     plays = _cards(_field(given, "plays"))
     dealer = SEATS[(leader + 3) % 4]
-    side = "NS" if taker % 2 == 0 else "EW"
-    env = colver.Env.from_cfn(f"{dealer}:{'/'.join(_cfn_hand(h) for h in hands)} - 80{SUITS[trump].lower()}{side}")
+    # Without a bid (a classic ruleset) an 80 stands in for the contract: its value changes no play.
+    bid = contract.get("bid") or {"value": 80, "multiplier": 1}
+    env = colver.Env.from_cfn(f"{dealer}:{'/'.join(_cfn_hand(h) for h in hands)} - {_contract_cfn(trump, taker, bid)}")
     want_legal = given.get("want_legal") is True
     legal_sets: list[list[str]] = []
     winners: list[str] = []
@@ -239,17 +242,186 @@ def play_through(given: dict[str, Any]) -> tuple[Any, dict[str, Any] | None, lis
     return env, None, legal_sets, winners
 
 
+# ------------------------------------------------------------------ the bidding family (protocol 3)
+# colver's actions in its auction (Env.action_name): 0 Pass, 1-36 the bids 80 to 160 by value then
+# suit S H D C, 37-40 capot S H D C, 41 Coinche, 42 Surcoinche. colver has no générale, no SA or TA
+# bid and no out-of-turn coinche, so those calls are never among its legal actions.
+PASS, FIRST_BID, FIRST_CAPOT, COINCHE, SURCOINCHE = 0, 1, 37, 41, 42
+BID_VALUES = range(80, 161, 10)
+
+
+def _call_of(action: int) -> str:
+    if action == PASS:
+        return "pass"
+    if action == COINCHE:
+        return "coinche"
+    if action == SURCOINCHE:
+        return "surcoinche"
+    if action >= FIRST_CAPOT:
+        return f"capot{SUITS[action - FIRST_CAPOT]}"
+    value, suit = divmod(action - FIRST_BID, 4)
+    return f"{BID_VALUES[value]}{SUITS[suit]}"
+
+
+def _action_of(call: Any) -> int | None:
+    """colver's action for a protocol call, or None when colver has no such call."""
+    names = {_call_of(action): action for action in range(SURCOINCHE + 1)}
+    return names.get(call) if isinstance(call, str) else None
+
+
+def _auction_env(dealer: int) -> Any:
+    """A deal at the start of colver's auction. The auction kind gives no hands, and colver's
+    auction never looks at them: any deal will do (the 32 cards in index order, 8 a seat)."""
+    return colver.Env.deal_with_hands(dealer, [list(range(8 * seat, 8 * seat + 8)) for seat in range(4)])
+
+
+_MULTIPLIER = {0: 1, 1: 2, 2: 3}  # Contract.coinche: 0, coinched x2, surcoinched x3 (scoring.rs: contrat x3)
+
+
+def _run_auction(env: Any, calls: list[Any]) -> tuple[dict[str, Any] | None, int | None]:
+    """The calls through ``Env.step``: (a rejection or None, the seat of the last bid)."""
+    last_bidder = None
+    for index, call in enumerate(calls):
+        action = _action_of(call)
+        if env.phase() != 0 or action is None or action not in env.legal_actions():
+            return {"rejected": {"code": "illegal_call", "index": index}}, last_bidder
+        if FIRST_BID <= action < COINCHE:
+            last_bidder = env.current_player()
+        env.step(action)
+    return None, last_bidder
+
+
+def _auction_status(env: Any, last_bidder: int | None) -> dict[str, Any]:
+    if env.phase() == 0:
+        return {"status": "open", "next": SEATS[env.current_player()],
+                "legal": [_call_of(action) for action in env.legal_actions()]}
+    contract = env.get_contract()
+    if contract["value"] == 0:
+        raise CannotExpress("four passes: colver ends the deal void (Phase::Done, contract 0) and leaves the next "
+                            "dealer to its caller, so there is no next_dealer to give")
+    assert last_bidder is not None
+    bid: int | str = "capot" if contract["value"] == 250 else contract["value"]
+    return {"status": "taken", "taker": SEATS[last_bidder], "trump": SUITS[contract["trump"]], "bid": bid,
+            "multiplier": _MULTIPLIER[contract["coinche"]]}
+
+
+def kind_auction(given: dict[str, Any]) -> dict[str, Any]:
+    dealer = _seat(_field(given, "dealer"))
+    if "turned" in given:
+        raise CannotExpress("the classic auction (a turned card): colver bids in the contrée auction only")
+    calls = _field(given, "calls")
+    if not isinstance(calls, list):
+        raise BadGiven("given.calls must be a list")
+    env = _auction_env(dealer)
+    rejected, last_bidder = _run_auction(env, calls)
+    return rejected or _auction_status(env, last_bidder)
+
+
+_COINCHE_SUFFIX = {1: "", 2: "x", 3: "xx"}  # cfn.rs format_resolved_contract
+
+
+def _contract_cfn(trump: int, taker: int, bid: Any) -> str:
+    """A family contract in CFN: ``<value><suit><team>[x|xx]``, the value 250 for a capot."""
+    value, multiplier = _field(bid, "value"), _field(bid, "multiplier")
+    if value == "generale":
+        raise CannotExpress("a générale: colver has no générale bid")
+    if value != "capot" and not (isinstance(value, int) and value in BID_VALUES):
+        raise CannotExpress(f"a bid of {value!r}: colver's bids are 80 to 160 by 10, and capot")
+    if multiplier not in _COINCHE_SUFFIX:
+        raise CannotExpress(f"a multiplier of {multiplier!r}: colver's coinche doubles and its surcoinche "
+                            "multiplies by 3 (scoring.rs: contrat x3)")
+    return f"{250 if value == 'capot' else value}{SUITS[trump].lower()}{'NS' if taker % 2 == 0 else 'EW'}" \
+           f"{_COINCHE_SUFFIX[multiplier]}"
+
+
+def _family_score(env: Any, winners: list[str], taker: int) -> dict[str, Any]:
+    """colver's score of a finished deal, in the protocol's shape: its card points
+    (``get_points``, dix de der included), its belote (``get_belote``: 2 for the team whose player
+    played both the king and the queen of trumps), its deal score (``rewards``: scoring.rs
+    ``compute_deal_score``) and whether the contract was made (``deal_outcome``, 1 for the side
+    that won the deal)."""
+    ns, ew = env.get_points()
+    belote = [team for team, count in zip(("NS", "EW"), env.get_belote()) if count == 2]
+    tricks_ns, tricks_ew = env.get_tricks_won()
+    capot = "NS" if tricks_ns == 8 else "EW" if tricks_ew == 8 else None
+    outcome = env.deal_outcome()
+    deal_ns, deal_ew = env.rewards()
+    return {"trick_winners": winners, "card_points": {"NS": int(ns), "EW": int(ew)},
+            "announcements": {"NS": 0, "EW": 0}, "belote": belote[0] if belote else None,
+            "contract": "made" if outcome[taker % 2] == 1 else "down", "capot": capot,
+            "deal_score": {"NS": int(deal_ns), "EW": int(deal_ew)}, "pot": 0}
+
+
+def kind_score(given: dict[str, Any]) -> dict[str, Any]:
+    """A played deal of the family scored by colver: the tricks are handed to ``Env.from_cfn``,
+    which replays them (``replay_tricks``), deriving each trick's leader itself."""
+    if "bid" not in given:
+        raise CannotExpress("a classic deal (no bid): colver scores contrée only, against a bid")
+    dealer = _seat(_field(given, "dealer"))
+    taker = _seat(_field(given, "taker"))
+    trump = _suit_contract(_field(given, "trump"))
+    contract = _contract_cfn(trump, taker, _field(given, "bid"))
+    tricks = _field(given, "tricks")
+    if not isinstance(tricks, list):
+        raise BadGiven("given.tricks must be a list")
+    cards = [_cards(_field(trick, "cards")) for trick in tricks]
+    if len(cards) != 8 or any(len(trick) != 4 for trick in cards) or len({c for t in cards for c in t}) != 32:
+        raise CannotExpress("not 8 tricks of 4 distinct cards: colver scores only complete deals and has no "
+                            "rejection for an inconsistent one")
+    if given.get("announcements"):
+        raise CannotExpress("declarations are given: colver plays without announcements and has no rejection "
+                            "for one")
+    leader, winners, played_by = (dealer + 1) % 4, [], {}
+    for index, (trick, trick_cards) in enumerate(zip(tricks, cards)):
+        if _seat(_field(trick, "leader")) != leader:
+            raise CannotExpress(f"trick {index + 1} is led by another seat than colver's replay gives: colver "
+                                "derives the leaders from the play and has no rejection for a wrong one")
+        for offset, card in enumerate(trick_cards):
+            played_by[card] = (leader + offset) % 4
+        leader = _position(trump, leader, trick_cards).get_trick_lead()
+        winners.append(SEATS[leader])
+    _check_belote(given.get("belote"), trump, played_by)
+    text = "/".join("".join(_cfn_card(card) for card in trick) for trick in cards)
+    env = colver.Env.from_cfn(f"{SEATS[(dealer) % 4]}:-/-/-/- {text} {contract}")
+    if not env.is_terminal():
+        raise RuntimeError("colver did not finish the deal from its 32 cards")
+    return _family_score(env, winners, taker)
+
+
+def _check_belote(belote: Any, trump: int, played_by: dict[int, int]) -> None:
+    """colver credits belote by itself to the player of both the king and the queen of trumps
+    (``check_belote`` in ``apply_play``) and has no rejection for another seat."""
+    if belote is None:
+        return
+    king, queen = trump * 8 + RANKS.index("K"), trump * 8 + RANKS.index("Q")
+    if not (played_by.get(king) == played_by.get(queen) == _seat(belote)):
+        raise CannotExpress("belote is announced by a seat that did not play both the king and the queen of "
+                            "trumps: colver credits belote by itself and has no rejection for that")
+
+
+
 def kind_play(given: dict[str, Any]) -> dict[str, Any]:
-    _, rejected, _, _ = play_through(given)
+    env, rejected, legal, winners = play_through(given)
     if rejected is not None:
         return rejected
-    raise CannotExpress("colver played the 32 cards, but the result of a whole deal needs its score, and colver "
-                        "scores contrée (points faits + points demandés, scoring.rs compute_deal_score): the "
-                        "contract is judged against a bid value the play kind does not carry, and no classic "
-                        "scoring value is implemented")
+    contract = _field(given, "contract")
+    if "bid" not in contract:
+        raise CannotExpress("colver played the 32 cards, but the result of a whole deal needs its score, and colver "
+                            "scores contrée (points faits + points demandés, scoring.rs compute_deal_score): the "
+                            "contract is judged against a bid, which a deal of a classic ruleset does not carry, "
+                            "and no classic scoring value is implemented")
+    played_by = {card: seat for seat, cards in enumerate(_cards(given["hands"][s]) for s in SEATS) for card in cards}
+    trump = _suit_contract(_field(contract, "trump"))
+    _check_belote(given.get("belote"), trump, played_by)
+    result: dict[str, Any] = {"trick_winners": winners}
+    if given.get("want_legal") is True:
+        result["legal"] = legal
+    result["score"] = _family_score(env, winners, _seat(_field(contract, "taker")))
+    return result
 
 
-HANDLERS = {"legal_plays": kind_legal_plays, "trick_winner": kind_trick_winner, "play": kind_play}
+HANDLERS = {"legal_plays": kind_legal_plays, "trick_winner": kind_trick_winner, "play": kind_play,
+            "auction": kind_auction, "score": kind_score}
 
 
 # Every other registry parameter: none can change a legal play, a trick, or a rejection of a play.
@@ -268,17 +440,91 @@ OTHER_PARAMETERS = [
     "scoring.chute.announcements", "scoring.rounding.mode", "scoring.rounding.final_deal_exact", "game.end",
     "game.target_points", "game.deal_limit", "game.win_when", "game.simultaneous_finish", "game.exact_tie",
     "game.no_win_on_capot_with_belote", "game.count_passed_deals",
+    # protocol 3, the bidding family
+    "bidding.auction", "deal.bid_packets", "auction.min_bid", "auction.step", "auction.max_bid",
+    "auction.capot_value", "auction.bid_target", "auction.coinche_out_of_turn", "auction.coinche_freezes",
+    "auction.capot_can_be_doubled", "auction.surcoinche_multiplier", "scoring.bid.must_beat_defenders",
+    "scoring.bid.formula", "scoring.bid.base", "scoring.bid.multiplier_applies_to", "scoring.capot_bid.mode",
+    "scoring.capot_bid.value", "belote.multiplied", "auction.generale", "scoring.generale.value",
 ]
+
+
+# The contrée auction (bidding.rs, read through Env.legal_actions): bids of 80 to 160 by 10 in the
+# four suits, a capot bid, coinche on an opponent's last bid (a capot bid included), surcoinche by
+# the coinched side that ends the auction, nothing but pass and surcoinche after a coinche, no
+# générale and no out-of-turn coinche. Four passes end the deal void and name no next dealer.
+AUCTION_PARAMETERS: dict[str, Any] = {
+    "bidding.auction": ["bids"],
+    "bidding.all_pass": [],
+    "auction.min_bid": [80],
+    "auction.step": [10],
+    "auction.max_bid": [160],
+    "auction.coinche_out_of_turn": [False],
+    "auction.coinche_freezes": [True],
+    "auction.capot_can_be_doubled": [True],
+    "auction.surcoinche_multiplier": [3],
+    "auction.generale": [False],
+    # the classic auction's own parameters: colver has no turned card and no two rounds
+    "bidding.round2_allow_turnup_suit": [],
+    "bidding.trump_seven_exchange": [],
+    "bidding.turned_jack_forced": [],
+}
+# The contrée score (scoring.rs compute_deal_score; README "The bidding family"): "points faits +
+# points demandés", made when the takers' card points and belote reach the bid, whatever the
+# defenders count; on a chute the defenders score 162 + the bid + every belote; a coinche or
+# surcoinche multiplies the bid only, over 162 (252 after a capot); a capot bid is worth 250 in that
+# same formula; nothing rounded; no announcements; belote credited by itself to its player. The
+# belote of the losing side is kept when the contract is made and goes to the defenders on a
+# chute: no value of belote.on_chute says that, so none is declared.
+SCORE_PARAMETERS: dict[str, Any] = {
+    "bidding.auction": ["bids"],
+    "auction.capot_value": [250],
+    "auction.bid_target": ["as_spoken"],
+    "scoring.bid.must_beat_defenders": [False],
+    "scoring.bid.formula": ["points_plus_bid"],
+    "scoring.bid.base": [162],
+    # the closest value: on a chute colver's base is 162 even when the defenders swept (README)
+    "scoring.bid.multiplier_applies_to": ["bid_only"],
+    "scoring.capot_bid.mode": ["formula"],
+    "belote.multiplied": [False],
+    "belote.value": [20],
+    "belote.announcement": ["automatic"],
+    "belote.king_first": [False],
+    "belote.on_chute": [],
+    "belote.on_capot_against_holder": ["kept"],
+    "announcements.enabled": [False],
+    "scoring.contract.count_belote": ["both_sides", "takers_only"],
+    "scoring.last_trick_bonus": [10],
+    "scoring.capot.mode": ["raised_last_trick"],
+    "scoring.capot.last_trick_bonus": [100],
+    "scoring.capot.defenders_earn_bonus": [True],
+    "scoring.rounding.mode": ["none"],
+    # the classic contract test, litige and chute: colver judges every contract against a bid
+    "scoring.contract.test": [],
+    "scoring.contract.card_threshold": [],
+    "scoring.contract.on_tie": [],
+    "scoring.litige.pot_to": [],
+    "scoring.litige.belote": [],
+    "scoring.litige.on_final_deal": [],
+    "scoring.chute.base": [],
+}
 
 
 def hello() -> dict[str, Any]:
     parameters: dict[str, Any] = {parameter_id: "*" for parameter_id in OTHER_PARAMETERS}
     parameters.update(SUPPORTED_PARAMETERS)
+    auction = {**parameters, **AUCTION_PARAMETERS}
+    score = {**parameters, **SCORE_PARAMETERS}
+    # A whole deal of a classic ruleset is only ever rejected or skipped (kind_play): the general
+    # claims hold for it; one of the family is scored by colver, so its claims are the score's.
+    play = {**score, "bidding.auction": ["turned_card", "bids"], "bidding.all_pass": "*"}
     return {
         "protocol": PROTOCOL,
         "implementation": {"name": "colver", "version": COLVER_VERSION, "language": "rust (python bindings)",
                            "homepage": "https://github.com/Avo-k/colver"},
-        "supports": {"kinds": KINDS, "rulesets": [], "parameters": parameters},
+        "supports": {"kinds": KINDS, "rulesets": [], "parameters": parameters,
+                     "by_kind": {"auction": {"parameters": auction}, "score": {"parameters": score},
+                                 "play": {"parameters": play}}},
     }
 
 

@@ -1,6 +1,6 @@
 """Differential check: colver against belote-ref on random positions and on random whole deals.
 
-    python conformance/adapters/colver/differential.py [--positions 50000] [--deals 20000] [--seed 5]
+    python conformance/adapters/colver/differential.py [--positions 50000] [--deals 20000] [--family-deals 5000] [--seed 5]
 
 Random trumps, leaders, partial tricks and hands; each position is answered by the reference
 (``belote_ref.protocol.run_case``) under the house rule rulesets/colver-play.yaml and by this
@@ -8,13 +8,17 @@ adapter in the same process. Then random legal deals of belote-ref's simulator u
 house rule are played through colver card by card (the adapter's ``play_through``, as the
 ``play`` kind does), and compared with the reference's ``play`` result: every turn's legal set,
 every trick's winner, and colver's card points (``Env.get_points``, dix de der included) with the
-reference's ``card_points``. colver's score itself is a contrée score and is not compared.
+reference's ``card_points``. colver's score itself is a contrée score and is not compared there.
+Last, random deals of the bidding family (protocol 3) under rulesets/colver-contree.yaml: every
+prefix of each auction (``auction``), and each deal played out as ``play`` and scored as
+``score``, colver's whole answer against the reference's.
 Prints the number of disagreements and the first one of each kind. Needs colver and belote-ref.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import importlib.util
 import json
 import random
@@ -41,12 +45,70 @@ def main() -> int:
     parser.add_argument("--ruleset", type=Path, default=HERE / "rulesets" / "colver-play.yaml")
     parser.add_argument("--positions", type=int, default=50000)
     parser.add_argument("--deals", type=int, default=20000)
+    parser.add_argument("--family-ruleset", type=Path, default=HERE / "rulesets" / "colver-contree.yaml")
+    parser.add_argument("--family-deals", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     rules = load_ruleset(args.ruleset)
     positions(rules, args.positions, args.seed)
     deals(rules, args.deals, args.seed)
+    family(load_ruleset(args.family_ruleset), args.family_deals, args.seed)
     return 0
+
+
+def family(rules: Ruleset, count: int, seed: int) -> None:
+    """Random deals of the bidding family (protocol 3) under rulesets/colver-contree.yaml: every
+    prefix of each auction, then the deal as a ``play`` case and as a ``score`` case, colver's
+    answers against the reference's, grouped by the fields that differ."""
+    counts: collections.Counter[str] = collections.Counter()
+    groups: dict[tuple[str, str], list[object]] = collections.defaultdict(list)
+    for state in random_deals(rules, seed, count):
+        record = record_of(state)
+        calls = record["calls"]
+        for end in range(len(calls) + 1):
+            given = {"dealer": record["dealer"], "calls": calls[:end]}
+            want = run_case(rules, "auction", given)
+            try:
+                got = adapter.kind_auction(given)
+            except adapter.CannotExpress:
+                counts["auction skipped (four passes: no next dealer)"] += 1
+                assert want.get("status") == "redeal", (given, want)
+                continue
+            counts["auction"] += 1
+            if got != want:
+                groups[("auction", ", ".join(sorted(set(want) ^ set(got)) or ["status"]))].append((given, want, got))
+        if state.phase is not Phase.SCORED:
+            continue
+        plays = [card for trick in record["tricks"] for card in trick["cards"]]
+        replayed = run_case(rules, "replay", {"dealer": record["dealer"], "hands": record["hands"], "calls": calls,
+                                              "belote": record["belote"], "announcements": [], "plays": plays})
+        contract = {"trump": replayed["trump"], "taker": replayed["taker"], "bid": replayed["bid"]}
+        cases = {
+            "play": {"hands": record["hands"], "contract": contract, "leader": record["tricks"][0]["leader"],
+                     "plays": plays, "belote": record["belote"], "want_legal": True},
+            "score": {"dealer": record["dealer"], "taker": replayed["taker"], "trump": replayed["trump"],
+                      "bid": replayed["bid"], "tricks": record["tricks"], "belote": record["belote"]},
+        }
+        for kind, given in cases.items():
+            want = run_case(rules, kind, given)
+            try:
+                got = getattr(adapter, f"kind_{kind}")(given)
+            except adapter.CannotExpress:
+                counts[f"{kind} skipped"] += 1
+                continue
+            counts[kind] += 1
+            score_want, score_got = (want.get("score", want), got.get("score", got))
+            differing = sorted(k for k in set(score_want) | set(score_got) if score_want.get(k) != score_got.get(k))
+            differing += [k for k in ("trick_winners", "legal") if kind == "play" and want.get(k) != got.get(k)]
+            if differing:
+                groups[(kind, ", ".join(differing))].append((given, score_want, score_got))
+    print(f"{rules.id}: " + ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
+          + f"; disagreements: {sum(len(v) for v in groups.values())}")
+    for (kind, fields), items in sorted(groups.items(), key=lambda item: -len(item[1])):
+        given, want, got = items[0]
+        print(f"{len(items):6}  {kind}: {fields} differ; e.g. {json.dumps(given, separators=(',', ':'))}")
+        for field in fields.split(", "):
+            print(f"        {field}: expected {json.dumps(want.get(field))}, got {json.dumps(got.get(field))}")
 
 
 def deals(rules: Ruleset, count: int, seed: int) -> None:
