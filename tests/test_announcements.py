@@ -365,7 +365,7 @@ PROPERTY_RULESETS = [*ENABLED, REUSE_ALLOWED]
 
 @cites(RULES_MD, "One card may serve in one combination only (FFB-K15)")
 def test_shipped_rulesets_with_announcements() -> None:
-    assert {r.id for r in ENABLED} == {"classic-annonces", "pagat", "strict-1001"}
+    assert {r.id for r in ENABLED} == {"classic-annonces", "pagat", "strict-1001", "ffb-coinche-2015", "pagat-coinche"}
 
 
 @st.composite
