@@ -305,9 +305,9 @@ def _auction_status(env: Any, last_bidder: int | None) -> dict[str, Any]:
             "multiplier": _MULTIPLIER[contract["coinche"]]}
 
 
-def kind_auction(given: dict[str, Any]) -> dict[str, Any]:
+def kind_auction(given: dict[str, Any], family: bool = True) -> dict[str, Any]:
     dealer = _seat(_field(given, "dealer"))
-    if "turned" in given:
+    if not family:
         raise CannotExpress("the classic auction (a turned card): colver bids in the contrée auction only")
     calls = _field(given, "calls")
     if not isinstance(calls, list):
@@ -352,11 +352,11 @@ def _family_score(env: Any, winners: list[str], taker: int) -> dict[str, Any]:
             "deal_score": {"NS": int(deal_ns), "EW": int(deal_ew)}, "pot": 0}
 
 
-def kind_score(given: dict[str, Any]) -> dict[str, Any]:
+def kind_score(given: dict[str, Any], family: bool = True) -> dict[str, Any]:
     """A played deal of the family scored by colver: the tricks are handed to ``Env.from_cfn``,
     which replays them (``replay_tricks``), deriving each trick's leader itself."""
-    if "bid" not in given:
-        raise CannotExpress("a classic deal (no bid): colver scores contrée only, against a bid")
+    if not family:
+        raise CannotExpress("a deal of the classic auction: colver scores contrée only, against a bid")
     dealer = _seat(_field(given, "dealer"))
     taker = _seat(_field(given, "taker"))
     trump = _suit_contract(_field(given, "trump"))
@@ -400,16 +400,16 @@ def _check_belote(belote: Any, trump: int, played_by: dict[int, int]) -> None:
 
 
 
-def kind_play(given: dict[str, Any]) -> dict[str, Any]:
+def kind_play(given: dict[str, Any], family: bool = False) -> dict[str, Any]:
     env, rejected, legal, winners = play_through(given)
     if rejected is not None:
         return rejected
     contract = _field(given, "contract")
-    if "bid" not in contract:
+    if not family:
         raise CannotExpress("colver played the 32 cards, but the result of a whole deal needs its score, and colver "
                             "scores contrée (points faits + points demandés, scoring.rs compute_deal_score): the "
-                            "contract is judged against a bid, which a deal of a classic ruleset does not carry, "
-                            "and no classic scoring value is implemented")
+                            "contract is judged against a bid, which the classic auction does not make, and no "
+                            "classic scoring value is implemented")
     played_by = {card: seat for seat, cards in enumerate(_cards(given["hands"][s]) for s in SEATS) for card in cards}
     trump = _suit_contract(_field(contract, "trump"))
     _check_belote(given.get("belote"), trump, played_by)
@@ -420,8 +420,10 @@ def kind_play(given: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-HANDLERS = {"legal_plays": kind_legal_plays, "trick_winner": kind_trick_winner, "play": kind_play,
-            "auction": kind_auction, "score": kind_score}
+HANDLERS: dict[str, Any] = {"legal_plays": kind_legal_plays, "trick_winner": kind_trick_winner, "play": kind_play,
+                            "auction": kind_auction, "score": kind_score}
+# The kinds whose answer depends on the auction a deal comes from (the ruleset's bidding.auction).
+FAMILY_KINDS = ("auction", "score", "play")
 
 
 # Every other registry parameter: none can change a legal play, a trick, or a rejection of a play.
@@ -546,7 +548,13 @@ def answer(message: dict[str, Any]) -> dict[str, Any] | None:
         if handler is None:
             return {"seq": seq, "skipped": True,
                     "reason": f"kind {message.get('kind')!r}: colver plays contrée (auction, scoring, deal differ)"}
-        return {"seq": seq, "result": handler(message.get("given") or {})}
+        # The auction a deal comes from is the ruleset's (bidding.auction), never guessed from the
+        # given: a deal of the classic auction may carry a bid the classic scoring does not read.
+        parameters = (message.get("ruleset") or {}).get("parameters") or {}
+        given = message.get("given") or {}
+        if message.get("kind") in FAMILY_KINDS:
+            return {"seq": seq, "result": handler(given, family=parameters.get("bidding.auction") == "bids")}
+        return {"seq": seq, "result": handler(given)}
     except CannotExpress as error:
         return {"seq": seq, "skipped": True, "reason": str(error)}
     except (KeyboardInterrupt, SystemExit):

@@ -92,7 +92,7 @@ def family(rules: Ruleset, count: int, seed: int) -> None:
         for kind, given in cases.items():
             want = run_case(rules, kind, given)
             try:
-                got = getattr(adapter, f"kind_{kind}")(given)
+                got = getattr(adapter, f"kind_{kind}")(given, family=True)
             except adapter.CannotExpress:
                 counts[f"{kind} skipped"] += 1
                 continue
