@@ -17,8 +17,12 @@ import pytest
 
 from belote_ref.conformance.adapter import open_adapter
 from belote_ref.conformance.corpus import load_corpus
-from belote_ref.conformance.runner import RunOptions, build_cases, run_cases
+from belote_ref.conformance.runner import RunOptions, build_cases, hello_message, run_cases
+from belote_ref.deal import Phase
+from belote_ref.protocol import run_case
+from belote_ref.record import record_of
 from belote_ref.rules import Ruleset, find_ruleset, load_ruleset, shipped_rulesets
+from belote_ref.simulate import random_deals
 
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTERS = ROOT / "conformance" / "adapters"
@@ -57,7 +61,7 @@ PEERS = {
         # eldest (belote.scoring.resolve_declarations, seat_order = (taker, ...)).
         ("score.announcements.equal-tierces-first-declarer-from-eldest", "belote-cli"),
     }),
-    "colver": ("colver", "0.11.1", ["colver-play"], set()),
+    "colver": ("colver", "0.11.1", ["colver-contree", "colver-play"], set()),
 }
 
 
@@ -157,3 +161,120 @@ def test_belote_cli_declines_what_it_cannot_express() -> None:
     _, results = run_cases(lambda: open_adapter(command("belote_cli"), 20), cases, RunOptions(timeout=20))
     assert {r.outcome for r in results} == {"skip"}
     assert all("no rejection" in r.message for r in results)
+
+
+def play_cases(rules: Ruleset, seed: int, count: int) -> list[dict]:
+    """Whole deals of belote-ref's simulator as ``play`` givens (every legal set asked)."""
+    givens = []
+    for state in random_deals(rules, seed, count):
+        if state.phase is not Phase.SCORED:
+            continue
+        record = record_of(state)
+        givens.append({"hands": {seat.name: state.full_hands[seat].tokens() for seat in state.full_hands},
+                       "contract": {"trump": state.trump.letter, "taker": state.taker.name},
+                       "leader": record["tricks"][0]["leader"],
+                       "plays": [card for trick in record["tricks"] for card in trick["cards"]],
+                       "belote": record["belote"], "announcements": record["announcements"], "want_legal": True,
+                       "pot": record["pot"]})
+    return givens
+
+
+def ask(folder: str, rules: Ruleset, givens: list[dict]) -> list[dict]:
+    """Each given sent as a ``play`` run message to the adapter, after its hello; the replies."""
+    adapter = open_adapter(command(folder), 60)
+    adapter.start()
+    try:
+        hello = adapter.request(hello_message())
+        assert hello["protocol"] in (2, 3) and "play" in hello["supports"]["kinds"]
+        return [adapter.request({"cmd": "run", "seq": seq, "kind": "play", "ruleset": rules.to_json(), "given": given})
+                for seq, given in enumerate(givens)]
+    finally:
+        adapter.stop()
+
+
+@needs("belote_cli")
+def test_belote_cli_plays_whole_deals_at_every_contract() -> None:
+    """The play kind through belote-cli agrees with the reference on every trick winner and every
+    legal set at suit, SA and TA contracts; its score departs only at SA and TA, by the variant
+    choices its README names: the plain card points at SA (a deal of 130) and TA's raw 258."""
+    rules = house_rulesets("belote_cli")["belote-cli"]
+    givens = play_cases(rules, seed=7, count=400)
+    replies = ask("belote_cli", rules, givens)
+    seen = set()
+    for given, reply in zip(givens, replies, strict=True):
+        trump = given["contract"]["trump"]
+        if "skipped" in reply:  # a belote at TA, which belote-cli does not have
+            assert trump == "TA" and given["belote"] and "no belote" in reply["reason"]
+            continue
+        want, got = run_case(rules, "play", given), reply["result"]
+        assert (got["trick_winners"], got["legal"]) == (want["trick_winners"], want["legal"])
+        contract = trump if trump in ("SA", "TA") else "suit"
+        seen.add(contract)
+        if contract != "suit" and got["score"]["capot"] is None:
+            assert sum(got["score"]["card_points"].values()) == {"SA": 130, "TA": 258}[contract]
+    assert seen == {"suit", "SA", "TA"}
+
+
+@needs("colver")
+def test_colver_play_rejects_what_it_refuses_and_skips_the_score() -> None:
+    """colver plays whole deals: a deal damaged at one turn is rejected exactly as the reference
+    rejects it (code and index); a deal played out is skipped, its score being contrée's."""
+    rules = house_rulesets("colver")["colver-play"]
+    givens = [dict(given, announcements=[]) for given in play_cases(rules, seed=11, count=30)]
+    damaged = []
+    for index, given in enumerate(givens):
+        plays = list(given["plays"])
+        turn = 5 + index % 20
+        plays[turn] = plays[turn - 4] if index % 2 else next(  # a card played already, or one the rules forbid
+            (card for card in given["hands"][seat_of(given, turn)] if card not in
+             run_case(rules, "play", given)["legal"][turn]), plays[turn - 4])
+        damaged.append(dict(given, plays=plays, want_legal=False))
+    replies = ask("colver", rules, givens + damaged)
+    for reply in replies[:len(givens)]:
+        assert reply.get("skipped") is True and "contrée" in reply["reason"]
+    codes = set()
+    for given, reply in zip(damaged, replies[len(givens):], strict=True):
+        assert reply["result"] == run_case(rules, "play", given)
+        codes.add(reply["result"]["rejected"]["code"])
+    assert codes == {"card_not_in_hand", "illegal_play"}
+
+
+def seat_of(given: dict, turn: int) -> str:
+    return next(seat for seat, cards in given["hands"].items() if given["plays"][turn] in cards)
+
+
+@needs("colver")
+def test_colver_scores_contree_deals_as_the_reference_but_for_the_losers_belote() -> None:
+    """Whole deals of the bidding family (protocol 3) through colver's play kind: every trick
+    winner, legal set, card point count and contract outcome is the reference's; the deal scores
+    differ only by the two choices colver's README names: the defenders of a made contract keep
+    their belote (colver-contree's belote.on_chute, to_defenders, is undeclared), and a coinched
+    contract down counts 162, not 252, when the defenders won every trick."""
+    rules = house_rulesets("colver")["colver-contree"]
+    givens = []
+    for state in random_deals(rules, 3, 120):
+        if state.phase is not Phase.SCORED:
+            continue
+        record = record_of(state)
+        plays = [card for trick in record["tricks"] for card in trick["cards"]]
+        replayed = run_case(rules, "replay", {"dealer": record["dealer"], "hands": record["hands"],
+                                              "calls": record["calls"], "belote": record["belote"],
+                                              "announcements": [], "plays": plays})
+        givens.append({"hands": record["hands"], "leader": record["tricks"][0]["leader"], "plays": plays,
+                       "contract": {"trump": replayed["trump"], "taker": replayed["taker"], "bid": replayed["bid"]},
+                       "belote": record["belote"], "want_legal": True})
+    replies = ask("colver", rules, givens)
+    differing = 0
+    for given, reply in zip(givens, replies, strict=True):
+        want, got = run_case(rules, "play", given), reply["result"]
+        assert (got["trick_winners"], got["legal"]) == (want["trick_winners"], want["legal"])
+        same = ("card_points", "announcements", "belote", "contract", "capot", "pot")
+        assert {k: got["score"][k] for k in same} == {k: want["score"][k] for k in same}
+        if got["score"]["deal_score"] != want["score"]["deal_score"]:
+            differing += 1
+            takers = "NS" if given["contract"]["taker"] in "NS" else "EW"
+            defenders_belote = want["score"]["contract"] == "made" and want["score"]["belote"] not in (None, takers)
+            coinched_defenders_capot = (want["score"]["contract"] == "down" and want["score"]["capot"] not in (None, takers)
+                                        and given["contract"]["bid"]["multiplier"] > 1)
+            assert defenders_belote or coinched_defenders_capot
+    assert givens and differing < len(givens)

@@ -1,4 +1,4 @@
-"""belote-ref protocol adapter (version 1) for belote-cli, the terminal Belote game on PyPI.
+"""belote-ref protocol adapter (version 2) for belote-cli, the terminal Belote game on PyPI.
 
     python conformance/adapters/belote_cli/adapter.py
 
@@ -15,6 +15,11 @@ order (``Seat.next_seat``: S -> E -> N -> W), the other way round the table from
 N -> E -> S -> W. The adapter renames seats so that play order and partnerships are kept:
 protocol N, E, S, W are engine NORTH, WEST, SOUTH, EAST (teams NS and EW stay NS and EW). This is
 a relabelling, not a rule (``table.direction`` has ``outcome: false``).
+
+Contracts. Protocol 2 writes a contract's trump as a suit letter, ``SA`` or ``TA``. belote-cli
+carries a contract as ``GameState.trump`` plus ``GameState.contract`` (``game.place_bid``): a suit
+and ``Contract.NORMAL``; ``None`` and ``Contract.SANS_ATOUT``; ``Suit.TOUT_ATOUT`` and
+``Contract.TOUT_ATOUT``.
 """
 
 from __future__ import annotations
@@ -31,14 +36,15 @@ try:
     from belote import scoring as bscoring
     from belote.config import GLOBAL_CONFIG
     from belote.deck import Card, Contract, Rank, Suit, make_deck
+    from belote.game import SANS_ATOUT_BID
 except ImportError as error:  # pragma: no cover - reported in every answer
     IMPORT_ERROR: str | None = f"belote-cli is not installed ({error}); pip install belote-cli"
     BELOTE_CLI_VERSION = "absent"
 else:
     IMPORT_ERROR = None
 
-PROTOCOL = 1
-KINDS = ["deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match"]
+PROTOCOL = 2
+KINDS = ["deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match", "play"]
 
 # ------------------------------------------------------------------------------------ support
 # Every registry parameter, with the values belote-cli implements ("*": the value cannot change
@@ -66,7 +72,9 @@ SUPPORTED_PARAMETERS: dict[str, Any] = {
     "deal.completion_start": ["eldest_first"],
     "bidding.round2_allow_turnup_suit": [False],
     "bidding.all_pass": ["redeal_next_dealer"],
-    "bidding.contracts": [["suit"]],
+    # prompts.prompt_bid offers Tout Atout and Sans Atout in every round 2, and place_bid accepts
+    # them there: the engine has no game without them.
+    "bidding.contracts": [["suit", "sans_atout", "tout_atout"]],
     "bidding.trump_seven_exchange": [False],
     "bidding.turned_jack_forced": [False],
     "play.partner_master_exception": [True],
@@ -119,6 +127,28 @@ SUPPORTED_PARAMETERS: dict[str, Any] = {
     "game.exact_tie": ["extra_deals"],
     "game.no_win_on_capot_with_belote": [False],
     "game.count_passed_deals": "*",
+    # Sans-atout (trump None, Contract.SANS_ATOUT): only the led suit wins, in the plain order
+    # (game._card_beats, _NONTRUMP_RANK); no belote (place_bid fills belote_holders only for
+    # Contract.NORMAL). The card points are the plain ones (deck.card_points: ace 11, a deal of
+    # 120 + 10) and the carrés keep their suit values (scoring._CARRE_POINTS): the registry has
+    # neither table, so no value is declared and every case that depends on them is n/a.
+    "sans_atout.card_order": [_PLAIN_ORDER],
+    "sans_atout.card_points": [],
+    "sans_atout.carres": [],
+    "sans_atout.belote": ["none"],
+    # Tout-atout (Suit.TOUT_ATOUT): every card on the trump order and points (deck.trick_rank,
+    # card_points), carrés at their suit values, follow and go over the best card of the led suit
+    # whoever holds it (game._calculate_legal_cards_impl). The raw 248 + 10 are never brought back
+    # to 162 (config.TOTAL_POINTS_TOUT_ATOUT, CAPOT_BASE_TOUT_ATOUT 348), so no value of
+    # tout_atout.scale_to is declared, and nothing is ever rounded. No belote at tout-atout.
+    "tout_atout.card_order": [_TRUMP_ORDER],
+    "tout_atout.card_points": [_TRUMP_POINTS],
+    "tout_atout.scale_to": [],
+    "tout_atout.rounding": "*",
+    "tout_atout.belote": [],
+    "tout_atout.carres": [_ANNOUNCEMENT_VALUES["carre"]],
+    "tout_atout.must_head": [True],
+    "tout_atout.partner_relief": [False],
 }
 
 
@@ -166,6 +196,23 @@ def _suit(token: Any) -> Any:
 
 def _suit_letter(suit: Any) -> str:
     return {value: key for key, value in _SUITS.items()}[suit.name]
+
+
+def _contract(token: Any) -> tuple[Any, str]:
+    """A protocol contract's trump as belote-cli's (``GameState.trump``, ``GameState.contract``)."""
+    if token == "SA":
+        return None, Contract.SANS_ATOUT
+    if token == "TA":
+        return Suit.TOUT_ATOUT, Contract.TOUT_ATOUT
+    return _suit(token), Contract.NORMAL
+
+
+def _contract_token(trump: Any, contract: Any) -> str:
+    if contract == Contract.SANS_ATOUT:
+        return "SA"
+    if contract == Contract.TOUT_ATOUT:
+        return "TA"
+    return _suit_letter(trump)
 
 
 def _card(token: Any) -> Any:
@@ -240,11 +287,12 @@ def _bid_options(state: Any) -> list[Any]:
             other_suits = [s for s in all_suits if s != state.up_card.suit]
             options = [*other_suits, Suit.TOUT_ATOUT, SANS_ATOUT_BID, None]
 
-    Tout Atout and Sans Atout have no call in protocol version 1 and are left out.
+    Protocol 2 names Tout Atout and Sans Atout ``TA`` and ``SA``.
     """
     if state.bidding_round == 1:
         return [state.up_card.suit, None]
-    return [s for s in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS) if s != state.up_card.suit] + [None]
+    other_suits = [s for s in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS) if s != state.up_card.suit]
+    return [*other_suits, Suit.TOUT_ATOUT, SANS_ATOUT_BID, None]
 
 
 def _call_value(state: Any, call: Any) -> tuple[bool, Any]:
@@ -253,18 +301,29 @@ def _call_value(state: Any, call: Any) -> tuple[bool, Any]:
         return True, None
     if call == "take":
         return state.bidding_round == 1, state.up_card.suit
+    if call == "SA":
+        return state.bidding_round == 2, SANS_ATOUT_BID
+    if call == "TA":
+        return state.bidding_round == 2, Suit.TOUT_ATOUT
     if isinstance(call, str) and call in _SUITS:
         return state.bidding_round == 2, _suit(call)
     return False, None
 
 
+def _call_token(option: Any) -> str:
+    if option == SANS_ATOUT_BID:
+        return "SA"
+    if option == Suit.TOUT_ATOUT:
+        return "TA"
+    return _suit_letter(option)
+
+
 def _legal_calls(state: Any) -> list[str]:
-    legal = ["pass"]
-    for option in _bid_options(state):
-        if option is None:
-            continue
-        legal.append("take" if state.bidding_round == 1 else _suit_letter(option))
-    return legal
+    """The engine's options in the protocol's order: pass, take or the suits S H D C, then SA, TA."""
+    if state.bidding_round == 1:
+        return ["pass", "take"]
+    tokens = {_call_token(option) for option in _bid_options(state) if option is not None}
+    return ["pass", *(token for token in ("S", "H", "D", "C", "SA", "TA") if token in tokens)]
 
 
 def _auction_state(dealer: Any, turned: Any, hands5: dict[Any, list[Any]] | None = None,
@@ -298,8 +357,8 @@ def _run_calls(state: Any, calls: list[Any]) -> tuple[Any, int | None, int]:
 
 def _auction_status(state: Any, taken_round: int) -> dict[str, Any]:
     if state.phase == bgame.Phase.PLAYING:
-        return {"status": "taken", "taker": _protocol_seat(state.taker), "trump": _suit_letter(state.trump),
-                "round": taken_round}
+        return {"status": "taken", "taker": _protocol_seat(state.taker),
+                "trump": _contract_token(state.trump, state.contract), "round": taken_round}
     if state.phase == bgame.Phase.DEAL:  # all passed twice: place_bid rotates the dealer
         return {"status": "redeal", "next_dealer": _protocol_seat(state.dealer)}
     return {"status": "open", "next": _protocol_seat(state.current_bidder), "round": state.bidding_round,
@@ -320,26 +379,26 @@ def kind_auction(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any
 
 def kind_legal_plays(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
     """``belote.game.legal_cards`` on a state in the PLAYING phase holding the trick so far."""
-    trump = _suit(_field(given, "trump"))
+    trump, contract = _contract(_field(given, "trump"))
     seat = _engine_seat(_field(given, "seat"))
     hand = _cards(_field(given, "hand"))
     leader, trick = _trick_cards(_field(given, "trick"))
     hands = [()] * 4
     hands[seat.value] = tuple(hand)
-    state = bgame.GameState(hands=tuple(hands), trump=trump, contract=Contract.NORMAL, phase=bgame.Phase.PLAYING,
+    state = bgame.GameState(hands=tuple(hands), trump=trump, contract=contract, phase=bgame.Phase.PLAYING,
                             leader=_engine_seat(leader), turn=seat, current_trick=_engine_trick(leader, trick))
     return {"legal": _tokens(bgame.legal_cards(state, seat))}
 
 
 def kind_trick_winner(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
     """``belote.game.trick_winner_seat`` and ``belote.scoring.trick_card_points``."""
-    trump = _suit(_field(given, "trump"))
+    trump, contract = _contract(_field(given, "trump"))
     leader, cards = _trick_cards(_field(given, "trick"))
     if len(cards) != 4:
         raise BadGiven("trick_winner needs a trick of 4 cards")
     trick = _engine_trick(leader, cards)
-    state = bgame.GameState(hands=((), (), (), ()), trump=trump, contract=Contract.NORMAL, phase=bgame.Phase.PLAYING)
-    winner = bgame.trick_winner_seat(trick, trump)
+    state = bgame.GameState(hands=((), (), (), ()), trump=trump, contract=contract, phase=bgame.Phase.PLAYING)
+    winner = bgame.trick_winner_seat(trick, trump, False, contract == Contract.SANS_ATOUT)
     return {"winner": _protocol_seat(winner), "points": bscoring.trick_card_points(state, trick)}
 
 
@@ -364,7 +423,7 @@ def _engine_combinations(hand: tuple[Any, ...]) -> list[dict[str, Any]]:
 
 
 def kind_announcements(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
-    _suit(_field(given, "trump"))
+    _contract(_field(given, "trump"))  # detect_sequences and detect_carres read no contract
     hand = tuple(_cards(_field(given, "hand")))
     return {"combinations": _engine_combinations(hand)}
 
@@ -409,9 +468,29 @@ def _check_declared_set(initial_hands: tuple[Any, ...], announcements: Any, enab
             + (f"{'; '.join(extra)}, which the engine would not" if extra else ""))
 
 
-def _belote_holder(trump: Any, plays: dict[Any, Any]) -> Any:
+def _belote_holder(trump: Any, contract: Any, plays: dict[Any, Any]) -> Any:
+    """The seat that played both the king and the queen of trumps, if any. Only a suit contract
+    has a belote in belote-cli (``place_bid`` fills ``belote_holders`` only for ``Contract.NORMAL``)."""
+    if contract != Contract.NORMAL:
+        return None
     king, queen = plays.get(Card(trump, Rank.KING)), plays.get(Card(trump, Rank.QUEEN))
     return king if king is not None and king == queen else None
+
+
+def _given_belote(given: dict[str, Any], contract: Any, holder: Any) -> None:
+    """A ``belote`` the engine cannot express: a seat that did not play K and Q of trumps, or any
+    belote at sans-atout or tout-atout (belote-cli has none there, and no rejection)."""
+    belote = given.get("belote")
+    if contract != Contract.NORMAL:
+        if belote:
+            raise CannotExpress("belote is announced at sans-atout or tout-atout: belote-cli has no belote at "
+                                "those contracts (place_bid fills belote_holders only for Contract.NORMAL) and no "
+                                "rejection for one")
+        return
+    if belote is not None and _engine_seat(belote) != holder:
+        raise CannotExpress("belote is announced by a seat that did not play both the king and the queen of "
+                            "trumps: belote-cli credits belote automatically to the holder and has no rejection "
+                            "for that")
 
 
 def _scoring_state(params: dict[str, Any], given: dict[str, Any], *, team_scores: tuple[int, int] = (0, 0),
@@ -419,7 +498,8 @@ def _scoring_state(params: dict[str, Any], given: dict[str, Any], *, team_scores
     """A GameState in the SCORING phase as ``play_card`` leaves it after the 8th trick."""
     dealer = _engine_seat(_field(given, "dealer"))
     taker = _engine_seat(_field(given, "taker"))
-    trump = _suit(_field(given, "trump"))
+    trump, contract = _contract(_field(given, "trump"))
+    is_sa = contract == Contract.SANS_ATOUT
     tricks_given = _field(given, "tricks")
     if not isinstance(tricks_given, list):
         raise BadGiven("given.tricks must be a list")
@@ -445,12 +525,9 @@ def _scoring_state(params: dict[str, Any], given: dict[str, Any], *, team_scores
             plays[trick_card.card] = trick_card.seat
             hands[trick_card.seat.value].append(trick_card.card)
         tricks.append(trick)
-        expected_leader = bgame.trick_winner_seat(trick, trump)
-    holder = _belote_holder(trump, plays)
-    belote = given.get("belote")
-    if belote is not None and _engine_seat(belote) != holder:
-        raise CannotExpress("belote is announced by a seat that did not play both the king and the queen of "
-                            "trumps: belote-cli has no rejection for that")
+        expected_leader = bgame.trick_winner_seat(trick, trump, False, is_sa)
+    holder = _belote_holder(trump, contract, plays)
+    _given_belote(given, contract, holder)
     # belote.announcement automatic (the only value declared): _record_belote_announcement credits
     # the holder of K and Q of trumps as soon as he plays them, whether or not anyone said so.
     credited = holder is not None
@@ -458,7 +535,7 @@ def _scoring_state(params: dict[str, Any], given: dict[str, Any], *, team_scores
     initial_hands = tuple(tuple(h) for h in hands)
     _check_declared_set(initial_hands, given.get("announcements"), enabled)
     return bgame.GameState(
-        hands=((), (), (), ()), initial_hands=initial_hands, trump=trump, contract=Contract.NORMAL, dealer=dealer,
+        hands=((), (), (), ()), initial_hands=initial_hands, trump=trump, contract=contract, dealer=dealer,
         leader=expected_leader, turn=expected_leader, phase=bgame.Phase.SCORING, taker=taker,
         completed_tricks=tuple(tricks), last_trick_winner=expected_leader,
         belote_holders={trump: holder} if holder is not None else {},
@@ -470,6 +547,16 @@ def _scoring_state(params: dict[str, Any], given: dict[str, Any], *, team_scores
     )
 
 
+def _capot_base(contract: Any) -> int:
+    """What the engine credits for the cards of a capot, as ``scoring._score_capot_outcome`` picks
+    it: ``CAPOT_BASE`` (252), ``CAPOT_BASE_SANS_ATOUT`` (220), ``CAPOT_BASE_TOUT_ATOUT`` (348)."""
+    if contract == Contract.SANS_ATOUT:
+        return GLOBAL_CONFIG.CAPOT_BASE_SANS_ATOUT
+    if contract == Contract.TOUT_ATOUT:
+        return GLOBAL_CONFIG.CAPOT_BASE_TOUT_ATOUT
+    return GLOBAL_CONFIG.CAPOT_BASE
+
+
 def _score_result(state: Any) -> tuple[dict[str, Any], Any]:
     """``score_round`` then ``apply_round_score`` (from zero totals), in the protocol's shape."""
     breakdown = bscoring.score_round(state)
@@ -477,13 +564,13 @@ def _score_result(state: Any) -> tuple[dict[str, Any], Any]:
     after = bscoring.apply_round_score(state, breakdown)
     taker_team = breakdown.taker_team
     defender_team = 1 - taker_team
-    winners = bgame.compute_trick_winners(state, state.trump, False)
+    winners = bgame.compute_trick_winners(state, state.trump, state.contract == Contract.SANS_ATOUT)
     capot = None
     if breakdown.is_capot:
         capot = defender_team if breakdown.is_failed else taker_team
     card_points = {taker_team: breakdown.table_taker_pts, defender_team: breakdown.table_defender_pts}
-    if capot is not None:  # the engine credits GLOBAL_CONFIG.CAPOT_BASE (252) for the cards of a capot
-        card_points = {capot: GLOBAL_CONFIG.CAPOT_BASE, 1 - capot: 0}
+    if capot is not None:
+        card_points = {capot: _capot_base(state.contract), 1 - capot: 0}
     announcements = {taker_team: breakdown.taker_declarations, defender_team: breakdown.defender_declarations}
     belote = None
     if breakdown.taker_belote:
@@ -552,37 +639,120 @@ def kind_replay(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]
     if state.phase != bgame.Phase.PLAYING:
         raise BadGiven("the calls do not end the auction")
     enabled = bool(params.get("announcements.enabled", True))
-    holder = state.belote_holders.get(state.trump)
-    belote = given.get("belote")
-    if belote is not None and _engine_seat(belote) != holder:
-        raise CannotExpress("belote is announced by a seat that does not hold the king and the queen of trumps: "
-                            "belote-cli credits belote automatically to the holder and has no rejection for that")
     _check_declared_set(state.initial_hands, given.get("announcements"), enabled, missing_too=False)
     state = replace(state, boss_modifiers=bgame.BossModifiers(declarations_zero=not enabled),
                     litige_points=int(given.get("pot") or 0), target=int(params.get("game.target_points", 1000)))
-    plays = _cards(given.get("plays") or [])
+    state, rejected, _ = _play_out(state, _cards(given.get("plays") or []))
+    if rejected is not None:
+        return rejected
+    # Belote and declarations change no play (legal_cards never looks at them), only the score:
+    # checked here, so that a replay rejected at an illegal play is answered whatever was declared.
+    _given_belote(given, state.contract, state.belote_holders.get(state.trump))
+    _check_declared_set(state.initial_hands, given.get("announcements"), enabled)
+    taker, trump = state.taker, _contract_token(state.trump, state.contract)
+    result, _ = _score_result(state)
+    return {**result, "taker": _protocol_seat(taker), "trump": trump}
+
+
+def _play_out(state: Any, plays: list[Any], want_legal: bool = False) -> tuple[Any, dict[str, Any] | None, list[list[str]]]:
+    """The plays through ``play_card``: (state after the 32nd, a rejection or None, the legal sets).
+
+    ``play_card`` raises ``IllegalMoveError`` for a card that is not in ``legal_cards``; the card
+    is looked for in the hand first, so that a card the seat does not hold is told apart.
+    """
+    legal_sets: list[list[str]] = []
     for index, card in enumerate(plays):
         if state.phase != bgame.Phase.PLAYING:
             raise BadGiven(f"play {index} after the end of the deal")
+        if want_legal:
+            legal_sets.append(_canonical(bgame.legal_cards(state, state.turn)))
         if card not in state.hand_of(state.turn):
-            return {"rejected": {"code": "card_not_in_hand", "index": index}}
+            return state, {"rejected": {"code": "card_not_in_hand", "index": index}}, legal_sets
         try:
             state = bgame.play_card(state, card)
         except bgame.IllegalMoveError:
-            return {"rejected": {"code": "illegal_play", "index": index}}
+            return state, {"rejected": {"code": "illegal_play", "index": index}}, legal_sets
     if state.phase != bgame.Phase.SCORING:
-        raise BadGiven(f"a replay needs the 32 plays of a whole deal; found {len(plays)}")
-    # Declarations change no play (legal_cards never looks at them), only the score: checked here,
-    # so that a replay rejected at an illegal play is answered whatever was declared.
+        raise BadGiven(f"a whole deal needs its 32 plays; found {len(plays)}")
+    return state, None, legal_sets
+
+
+_CANONICAL = {f"{rank}{suit}": index for index, (suit, rank) in
+              enumerate((suit, rank) for suit in "SHDC" for rank in "789TJQKA")}
+
+
+def _canonical(cards: Any) -> list[str]:
+    """Cards as tokens in the protocol's canonical order: suits S H D C, ranks 7 to A."""
+    return sorted(_tokens(cards), key=_CANONICAL.__getitem__)
+
+
+def kind_play(params: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """A whole deal under a known contract, set up through the engine's own auction.
+
+    belote-cli starts a deal only from its auction (``place_bid`` deals the completion, fills
+    ``belote_holders`` and the declarations, and sets the PLAYING phase with eldest to lead). The
+    adapter therefore builds the auction that gives these hands and this contract: the dealer is
+    the seat before ``leader``; the turned card is one of the taker's cards; the first five cards
+    of each hand are dealt, the rest is the completion, in the order ``_distribute_remaining_cards``
+    deals it. A suit contract is taken in round 1 when its suit is the turned card's, else named
+    in round 2 over a turned card of another suit; SA and TA are named in round 2.
+    """
+    hands_given = _field(given, "hands")
+    if not isinstance(hands_given, dict) or set(hands_given) != set(PROTOCOL_SEATS):
+        raise BadGiven("given.hands must map N, E, S, W to cards")
+    hands = {_engine_seat(seat): _cards(cards) for seat, cards in hands_given.items()}
+    every_card = [card for cards in hands.values() for card in cards]
+    if any(len(cards) != 8 for cards in hands.values()) or len(set(every_card)) != 32:
+        raise CannotExpress("the hands are not four hands of 8 distinct cards: belote-cli has no rejection for a "
+                            "bad deal (its deal is made by deck.deal)")
+    contract_given = _field(given, "contract")
+    trump_token = _field(contract_given, "trump")
+    trump, contract = _contract(trump_token)
+    taker = _engine_seat(_field(contract_given, "taker"))
+    leader = _engine_seat(_field(given, "leader"))
+    dealer = _engine_seat(_next_protocol(_protocol_seat(leader), 3))
+    taker_hand = hands[taker]
+    if contract == Contract.NORMAL:
+        others = [card for card in taker_hand if card.suit != trump]
+        turned = others[0] if others else taker_hand[0]  # a hand of trumps only: taken in round 1
+    else:
+        turned = taker_hand[0]
+    round_one = contract == Contract.NORMAL and turned.suit == trump
+    first = {seat: [card for card in cards if card != turned][:5] for seat, cards in hands.items()}
+    pool: list[Any] = []
+    for i in range(4):  # _distribute_remaining_cards deals the pool from eldest round
+        seat = bgame.get_bidder(dealer, i)
+        pool.extend(card for card in hands[seat] if card != turned and card not in first[seat])
+    speaker = next(i for i in range(4) if bgame.get_bidder(dealer, i) == taker)
+    calls = ["pass"] * speaker + ["take"] if round_one else ["pass"] * (4 + speaker) + [trump_token]
+    state, illegal, _ = _run_calls(_auction_state(dealer, turned, first, pool), calls)
+    if illegal is not None or state.phase != bgame.Phase.PLAYING:
+        raise RuntimeError(f"belote-cli refused the auction {calls} that sets up the contract")
+    if {seat: sorted(_tokens(state.hand_of(seat))) for seat in hands} != \
+            {seat: sorted(_tokens(cards)) for seat, cards in hands.items()}:
+        raise RuntimeError("belote-cli dealt other hands than the ones given")
+    enabled = bool(params.get("announcements.enabled", True))
+    _check_declared_set(state.initial_hands, given.get("announcements"), enabled, missing_too=False)
+    state = replace(state, boss_modifiers=bgame.BossModifiers(declarations_zero=not enabled),
+                    litige_points=int(given.get("pot") or 0), target=int(params.get("game.target_points", 1000)))
+    want_legal = given.get("want_legal", False)
+    plays = _cards(_field(given, "plays"))
+    state, rejected, legal_sets = _play_out(state, plays, want_legal is True)
+    if rejected is not None:
+        return rejected
+    _given_belote(given, contract, state.belote_holders.get(state.trump))  # as in replay: after the plays
     _check_declared_set(state.initial_hands, given.get("announcements"), enabled)
-    taker, trump = state.taker, state.trump
-    result, _ = _score_result(state)
-    return {**result, "taker": _protocol_seat(taker), "trump": _suit_letter(trump)}
+    score, _ = _score_result(state)
+    result: dict[str, Any] = {"trick_winners": score["trick_winners"]}
+    if want_legal is True:
+        result["legal"] = legal_sets
+    result["score"] = score
+    return result
 
 
 HANDLERS = {"deal": kind_deal, "auction": kind_auction, "legal_plays": kind_legal_plays,
             "trick_winner": kind_trick_winner, "announcements": kind_announcements, "score": kind_score,
-            "replay": kind_replay, "match": kind_match}
+            "replay": kind_replay, "match": kind_match, "play": kind_play}
 
 
 # ------------------------------------------------------------------------------------ loop
