@@ -114,6 +114,7 @@ _PLAY_PARAMETERS: Final = (
     "play.undertrump_over_opponent",
     "play.undertrump_partner",
     "play.must_head_plain_suit",
+    "play.undertrump_partner_no_exception",
 )
 
 RULE_CARD_IN_HAND: Final = "play.card_in_hand"
@@ -141,7 +142,9 @@ def _trump_mask(trump: int) -> int:
 _UP_ALLOWED: Final = 0
 _UP_ALL_TRUMPS: Final = 1
 _UP_FORCED: Final = 2
-_UP_MODES: Final = {"allowed": _UP_ALLOWED, "only_if_hand_is_all_trumps": _UP_ALL_TRUMPS, "only_if_forced": _UP_FORCED}
+_UP_HIGHER: Final = 3
+_UP_MODES: Final = {"allowed": _UP_ALLOWED, "only_if_hand_is_all_trumps": _UP_ALL_TRUMPS, "only_if_forced": _UP_FORCED,
+                    "unless_holding_higher": _UP_HIGHER}
 
 # Per-ruleset compiled tables, keyed by ``id(rules)``. Each entry holds a strong reference to its
 # ruleset (last item), so an id cannot be reused by another object while its entry exists.
@@ -158,6 +161,7 @@ _PerTrump = tuple[
     bool,  # play.trump_lead_overtrump == except_partner_winning
     bool,  # play.undertrump_over_opponent == optional
     int,  # play.undertrump_partner mode (_UP_*)
+    bool,  # without the exception, a discard allowed under the partner's ruff (play.undertrump_partner_no_exception)
 ]
 
 
@@ -172,6 +176,7 @@ class _PlayPolicy:
     must_head_plain_suit: bool
     ta_must_head: bool = True
     ta_partner_relief: bool = False
+    undertrump_partner_no_exception: str = "same_as_opponent"
 
     @classmethod
     def of(cls, rules: Ruleset) -> _PlayPolicy:
@@ -183,7 +188,15 @@ class _PlayPolicy:
             must_head_plain_suit=bool(rules["play.must_head_plain_suit"]),
             ta_must_head=bool(rules["tout_atout.must_head"]),
             ta_partner_relief=bool(rules["tout_atout.partner_relief"]),
+            undertrump_partner_no_exception=rules["play.undertrump_partner_no_exception"],
         )
+
+    def partner_undertrump_optional(self) -> bool:
+        """Without the exception, unable to overtrump the partner's ruff: may the player discard?"""
+        mode = self.undertrump_partner_no_exception
+        if mode == "same_as_opponent":
+            return self.undertrump_over_opponent == "optional"
+        return mode == "optional"
 
     def value(self, parameter_id: str) -> object:
         return getattr(self, parameter_id.partition(".")[2])
@@ -216,6 +229,7 @@ def _compile_fast(rules: Ruleset) -> tuple[object, ...]:
         policy.trump_lead_overtrump == "except_partner_winning",
         policy.undertrump_over_opponent == "optional",
         _UP_MODES[policy.undertrump_partner],
+        policy.partner_undertrump_optional(),
     )
     per_trump: list[_PerTrump] = []
     for trump in _CONTRACTS:
@@ -254,7 +268,7 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
     entry: Any = _FAST.get(id(rules))
     if entry is None:
         entry = _compile_fast(rules)
-    effs, above, tmask, head, relief, pme, tlo_relaxed, opp_optional, up_mode = entry[trump]
+    effs, above, tmask, head, relief, pme, tlo_relaxed, opp_optional, up_mode, partner_optional = entry[trump]
     w = cards[0]
     led = w >> 3
     eff = effs[led]
@@ -295,15 +309,20 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
     if pme and wi == n - 2:
         if ws < 8 or up_mode == 0:  # plain winner, or undertrump_partner == allowed
             return hand_mask
-        others_over = (hand_mask ^ trumps) | (trumps & above[w])
+        over = trumps & above[w]
+        others_over = (hand_mask ^ trumps) | over
         if up_mode == 1:  # only_if_hand_is_all_trumps
             return others_over if hand_mask != trumps else trumps
+        if up_mode == 3:  # unless_holding_higher: the lower trumps only while no higher one is held
+            return others_over if over else hand_mask
         return others_over or trumps  # only_if_forced: under (= all trumps, over is empty)
     # R5
     if ws >= 8:
         over = trumps & above[w]
         if over:
             return over
+        if wi == n - 2:  # the partner ruffed and the exception is off
+            return hand_mask if partner_optional else trumps
         return hand_mask if opp_optional else trumps
     return trumps
 
@@ -327,10 +346,13 @@ def legal_plays(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: Trick
       over the partner too unless ``tout_atout.partner_relief``;
     - R3: void in the led suit and in trumps: any card (always so at SA and TA);
     - R4: partner is master and ``play.partner_master_exception``: any card, except that when
-      the partner has ruffed, ``play.undertrump_partner`` may forbid trumps below his;
+      the partner has ruffed, ``play.undertrump_partner`` may forbid trumps below his
+      (``unless_holding_higher``: only while a higher trump is held);
     - R5: otherwise, if the trick is ruffed, the higher trumps, else by
       ``play.undertrump_over_opponent`` any trump (``required``) or any card (``optional``); if
-      the trick is not ruffed, any trump.
+      the trick is not ruffed, any trump. When the ruff is the partner's (the exception is off),
+      ``play.undertrump_partner_no_exception`` sets that last choice apart (``same_as_opponent``
+      keeps the opponent's rule).
 
     "Partner is master" means the card now winning the trick was played by
     ``trick.next_seat.partner``.
@@ -414,12 +436,18 @@ def _ladder(policy: _PlayPolicy, p: _Position) -> tuple[int, str]:
             return p.hand, "R4.allowed"
         if policy.undertrump_partner == "only_if_hand_is_all_trumps":
             return (p.others | p.over, "R4.all_trumps") if p.others else (p.trumps, "R4.all_trumps")
+        if policy.undertrump_partner == "unless_holding_higher":
+            return (p.others | p.over, "R4.higher") if p.over else (p.hand, "R4.higher")
         if p.others | p.over:
             return p.others | p.over, "R4.forced"
         return p.trumps & ~p.over, "R4.forced"
     if p.winner_is_trump:
         if p.over:
             return p.over, "R5.over"
+        if p.partner_master:
+            if policy.partner_undertrump_optional():
+                return p.hand, "R5.partner_optional"
+            return p.trumps, "R5.partner_required"
         if policy.undertrump_over_opponent == "required":
             return p.trumps, "R5.required"
         return p.hand, "R5.optional"
@@ -481,12 +509,15 @@ def explain_illegal(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: T
                                           forbids it (R4)
     ``play.undertrump_over_opponent``     an opponent ruffed, no higher trump is held, and the value
                                           ``required`` demands a trump (the card is a discard)
+    ``play.undertrump_partner_no_exception``  without the exception, the partner ruffed, no higher
+                                          trump is held, and only this value demands a trump
     ====================================  ==========================================================
 
     The rule is found thus: a card that fails to follow suit is ``play.follow_suit``; a card
     forbidden by a rung that only exists through a parameter (R2 heading, R4 restrictions) names that
     parameter; otherwise, if changing the value of one ``play.*`` parameter (tried in the order
-    ``trump_lead_overtrump``, ``partner_master_exception``, ``undertrump_over_opponent``) would make
+    ``trump_lead_overtrump``, ``partner_master_exception``, ``undertrump_over_opponent``,
+    ``undertrump_partner_no_exception``) would make
     the card legal, that parameter is named; else the base rule of the rung
     (``play.must_overtrump`` or ``play.must_trump``).
 
@@ -523,7 +554,8 @@ def _rule_of(policy: _PlayPolicy, p: _Position, rung: str, card: int) -> str:
     if rung.startswith("R4."):
         return "play.undertrump_partner"
     registry = load_registry()
-    for parameter_id in ("play.trump_lead_overtrump", "play.partner_master_exception", "play.undertrump_over_opponent"):
+    for parameter_id in ("play.trump_lead_overtrump", "play.partner_master_exception", "play.undertrump_over_opponent",
+                         "play.undertrump_partner_no_exception"):
         current = policy.value(parameter_id)
         for value in registry[parameter_id].values:
             if value == current:
@@ -560,6 +592,10 @@ def _message(rule: str, policy: _PlayPolicy, p: _Position, trick: Trick) -> str:
     if rule == "play.undertrump_partner":
         return (f"{seat} may not undertrump the partner's {winner} "
                 f"(play.undertrump_partner: {policy.undertrump_partner})")
+    if rule == "play.undertrump_partner_no_exception":
+        return (f"{seat} must play a trump, even below the partner's {winner}, when unable to overtrump it "
+                f"(play.undertrump_partner_no_exception: {policy.undertrump_partner_no_exception}): "
+                f"holds {_fmt(p.trumps)}")
     # play.undertrump_over_opponent
     return (f"{seat} must play a trump, even below {winner}, when unable to overtrump "
             f"(play.undertrump_over_opponent: {policy.undertrump_over_opponent}): holds {_fmt(p.trumps)}")

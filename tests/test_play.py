@@ -640,11 +640,16 @@ def oracle(rules: Ruleset, trump: Suit, hand: CardSet, the_trick: Trick) -> Card
             return hand
         if mode == "only_if_hand_is_all_trumps":
             return others | over if others else trumps
+        if mode == "unless_holding_higher":
+            return others | over if over else hand
         return (others | over) or (trumps - over)
     if winner.suit == trump:
         if over:
             return over
-        return trumps if rules["play.undertrump_over_opponent"] == "required" else hand
+        obligation = rules["play.undertrump_over_opponent"]
+        if pm and rules["play.undertrump_partner_no_exception"] != "same_as_opponent":
+            obligation = rules["play.undertrump_partner_no_exception"]
+        return trumps if obligation == "required" else hand
     return trumps
 
 
@@ -685,4 +690,4 @@ class TestProperties:
                 assert violation.rule in ALL_RULE_IDS and violation.message
 
     def test_combinations_cover_every_value(self) -> None:
-        assert len(COMBINATIONS) == 2 * 2 * 2 * 3 * 2
+        assert len(COMBINATIONS) == 2 * 2 * 2 * 4 * 2 * 3
