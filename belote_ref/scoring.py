@@ -489,13 +489,13 @@ def score_deal(
     2. **Belote** (§1.8): credited to the team of ``belote`` (checked: that seat played both
        the king and the queen of trumps). With ``belote.announcement: automatic`` it is credited
        to whoever played both, whatever ``belote`` says (a ``None`` there is a forgotten word the
-       ruleset forgives); with ``none`` it is never credited (a 0-point line says so). The other
-       announcement modes read ``belote`` as given: one deal cannot
+       ruleset forgives). The other announcement modes read ``belote`` as given: one deal cannot
        express a forgotten "rebelote" or a per-game tolerance, so they act like
        ``both_words_strict``. With ``belote.king_first`` a queen played before the king scores
        nothing (``belote`` is then ``None`` and a ``belote.king_first`` line says why). At
        tout-atout each suit's belote is checked, credited and worth ``belote.value`` on its own;
-       the team's belote points are the sum.
+       the team's belote points are the sum. A ``belote.value`` of 0 is no belote: nobody is
+       credited (a 0-point line says so), and ``belote`` is ``None`` in the result.
     3. **Announcements** (§1.9): when ``announcements.enabled``, every declaration is re-derived
        from the cards its seat played, then compared by
        :func:`~belote_ref.announcements.announcement_points` with eldest = the seat after the
@@ -571,10 +571,10 @@ def score_deal(
     # 2. Belote (one per belote suit of the contract: the trump suit, none at SA, each suit at TA).
     belote_mode = rules["belote.announcement"]
     credited = _belote_holders(rules, trump, plays) if belote_mode == "automatic" else announced
-    if belote_mode == "none":
-        for suit, seat in sorted(announced.items()):
-            sheet.add(seat.team, 0, "belote.announcement",
-                      f"belote of {seat.name} scores nothing: belote is not played (belote.announcement none)")
+    if rules["belote.value"] == 0:  # a belote worth nothing is no belote, as a carré worth 0 is none
+        for suit, seat in sorted(credited.items()):
+            sheet.add(seat.team, 0, "belote.value",
+                      f"belote of {seat.name} scores nothing: belote is not played (belote.value 0)")
         credited = {}
     several = len(rules.belote_suits[trump]) > 1
     belote_teams: dict[Suit, Team] = {}

@@ -172,6 +172,9 @@ OTHER_PARAMETERS = [
     "scoring.chute.announcements", "scoring.rounding.mode", "scoring.rounding.final_deal_exact", "game.end",
     "game.target_points", "game.deal_limit", "game.win_when", "game.simultaneous_finish", "game.exact_tie",
     "game.no_win_on_capot_with_belote", "game.count_passed_deals",
+    # Added with protocol 2's registry: none of them changes a legal play or a trick under the
+    # partner-master exception colver always applies.
+    "deal.completion_packets", "announcements.declared", "play.undertrump_partner_no_exception",
 ]
 
 
