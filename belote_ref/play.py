@@ -510,14 +510,13 @@ def explain_illegal(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: T
     ``play.undertrump_over_opponent``     an opponent ruffed, no higher trump is held, and the value
                                           ``required`` demands a trump (the card is a discard)
     ``play.undertrump_partner_no_exception``  without the exception, the partner ruffed, no higher
-                                          trump is held, and only this value demands a trump
+                                          trump is held, and its value ``required`` demands a trump
     ====================================  ==========================================================
 
     The rule is found thus: a card that fails to follow suit is ``play.follow_suit``; a card
     forbidden by a rung that only exists through a parameter (R2 heading, R4 restrictions) names that
     parameter; otherwise, if changing the value of one ``play.*`` parameter (tried in the order
-    ``trump_lead_overtrump``, ``partner_master_exception``, ``undertrump_over_opponent``,
-    ``undertrump_partner_no_exception``) would make
+    ``trump_lead_overtrump``, ``partner_master_exception``, ``undertrump_over_opponent``) would make
     the card legal, that parameter is named; else the base rule of the rung
     (``play.must_overtrump`` or ``play.must_trump``).
 
@@ -553,9 +552,10 @@ def _rule_of(policy: _PlayPolicy, p: _Position, rung: str, card: int) -> str:
         return rule
     if rung.startswith("R4."):
         return "play.undertrump_partner"
+    if rung == "R5.partner_required" and policy.undertrump_partner_no_exception == "required":
+        return "play.undertrump_partner_no_exception"  # set apart from the opponents' rule on purpose
     registry = load_registry()
-    for parameter_id in ("play.trump_lead_overtrump", "play.partner_master_exception", "play.undertrump_over_opponent",
-                         "play.undertrump_partner_no_exception"):
+    for parameter_id in ("play.trump_lead_overtrump", "play.partner_master_exception", "play.undertrump_over_opponent"):
         current = policy.value(parameter_id)
         for value in registry[parameter_id].values:
             if value == current:
