@@ -15,7 +15,9 @@ nothing here knows a point value.
 Choices of belote-ref where the sources are silent (each documented where it is made):
 
 - A run of six to eight cards is one quinte (``announcements.long_sequence: one_quinte``) whose
-  cards are the **top five** of the run; its height is the run's top card.
+  cards are the **top five** of the run; its height is the run's top card. With
+  ``quinte_ranked_by_length`` the quinte is the whole run, so that a longer run beats a shorter
+  one before their heights are compared (seed 001 read literally; belote-cli).
 - With ``announcements.card_reuse: forbidden`` the hand's combinations are the set of disjoint
   combinations with the most points; a run is cut where a kept carré takes one of its cards (what
   is left forms maximal runs again). On equal points the set that keeps more carré points wins.
@@ -212,9 +214,10 @@ def _runs(rules: Ruleset, cards: CardSet) -> list[list[Card]]:
 
 
 def _sequence_of_run(rules: Ruleset, run: list[Card]) -> Combination:
-    """The combination of a maximal run: a quinte of its top five cards when it is longer."""
+    """The combination of a maximal run: a quinte of its top five cards when it is longer, or of
+    the whole run under ``announcements.long_sequence: quinte_ranked_by_length``."""
     kind = _sequence_kind(len(run))
-    kept = run[-_QUINTE_CARDS:]
+    kept = run if rules["announcements.long_sequence"] == "quinte_ranked_by_length" else run[-_QUINTE_CARDS:]
     return Combination(kind, CardSet(kept), rules["announcements.values"][kind], kept[-1].rank)
 
 
@@ -299,6 +302,8 @@ def make_combination(rules: Ruleset, trump: Suit | Trump, kind: str, cards: Card
             )
         return Combination(CARRE, cards, value, rank)
     length = SEQUENCE_KINDS.index(kind) + _MIN_RUN
+    if kind == QUINTE and rules["announcements.long_sequence"] == "quinte_ranked_by_length" and len(cards) > length:
+        length = min(len(cards), 8)  # the whole run of six to eight cards is the quinte
     if len(cards) != length:
         raise BeloteRefError(
             f"a {kind} is {length} cards in sequence; got {len(cards)} ({shown})", code="bad_announcement"

@@ -8,7 +8,9 @@ The deck is dealt as given (the cut already applied), top card first:
 2. The next card (index 20) is turned: the *retourne*.
 3. After the auction the taker takes the turned card, then the completion is dealt one packet
    per seat in play order starting at ``deal.completion_start`` (eldest or the taker): the taker
-   receives 2 cards, every other seat 3.
+   receives 2 cards, every other seat 3. With ``deal.completion_packets: one_at_a_time`` it goes
+   round one card at a time instead: three rounds from the same seat, the taker left out of the
+   third.
 
 Round 1 of the auction, from eldest: ``pass`` or ``take`` (trump = the turned suit). Round 2, only
 if all four passed: ``pass`` or a suit letter, which must differ from the turned suit unless
@@ -103,7 +105,16 @@ def _completed(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat, 
     masks[taker] |= 1 << turned
     start = taker if rules["deal.completion_start"] == "taker_first" else dealer.next
     sizes = [2 if seat == taker else 3 for seat in range(4)]
-    _deal_masks((0,), start, deck, FIRST_DEAL_CARDS + 1, masks, sizes)
+    if rules["deal.completion_packets"] == "one_at_a_time":
+        position = FIRST_DEAL_CARDS + 1
+        for round_number in range(max(sizes)):
+            for offset in range(4):
+                seat = (start + offset) & 3
+                if round_number < sizes[seat]:
+                    masks[seat] |= 1 << deck[position]
+                    position += 1
+    else:
+        _deal_masks((0,), start, deck, FIRST_DEAL_CARDS + 1, masks, sizes)
     return {seat: CardSet(masks[seat]) for seat in SEATS}
 
 

@@ -117,6 +117,7 @@ _PLAY_PARAMETERS: Final = (
     "play.undertrump_over_opponent",
     "play.undertrump_partner",
     "play.must_head_plain_suit",
+    "play.undertrump_partner_no_exception",
 )
 
 RULE_CARD_IN_HAND: Final = "play.card_in_hand"
@@ -151,7 +152,9 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
     n = len(cards)
     if not n:
         return hand_mask
-    effs, above, tmask, head, relief, pme, tlo_relaxed, opp_optional, up_mode = rules.play_tables.per_trump[trump]
+    effs, above, tmask, head, relief, pme, tlo_relaxed, opp_optional, up_mode, partner_optional = (
+        rules.play_tables.per_trump[trump]
+    )
     w = cards[0]
     led = w >> 3
     eff = effs[led]
@@ -192,15 +195,20 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
     if pme and wi == n - 2:
         if ws < 8 or up_mode == 0:  # plain winner, or undertrump_partner == allowed
             return hand_mask
-        others_over = (hand_mask ^ trumps) | (trumps & above[w])
+        over = trumps & above[w]
+        others_over = (hand_mask ^ trumps) | over
         if up_mode == 1:  # only_if_hand_is_all_trumps
             return others_over if hand_mask != trumps else trumps
+        if up_mode == 3:  # unless_holding_higher: the lower trumps only while no higher one is held
+            return others_over if over else hand_mask
         return others_over or trumps  # only_if_forced: under (= all trumps, over is empty)
     # R5
     if ws >= 8:
         over = trumps & above[w]
         if over:
             return over
+        if wi == n - 2:  # the partner ruffed and the exception is off
+            return hand_mask if partner_optional else trumps
         return hand_mask if opp_optional else trumps
     return trumps
 
@@ -225,10 +233,13 @@ def legal_plays(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: Trick
       over the partner too unless ``tout_atout.partner_relief``;
     - R3: void in the led suit and in trumps: any card (always so at SA and TA);
     - R4: partner is master and ``play.partner_master_exception``: any card, except that when
-      the partner has ruffed, ``play.undertrump_partner`` may forbid trumps below his;
+      the partner has ruffed, ``play.undertrump_partner`` may forbid trumps below his
+      (``unless_holding_higher``: only while a higher trump is held);
     - R5: otherwise, if the trick is ruffed, the higher trumps, else by
       ``play.undertrump_over_opponent`` any trump (``required``) or any card (``optional``); if
-      the trick is not ruffed, any trump.
+      the trick is not ruffed, any trump. When the ruff is the partner's (the exception is off),
+      ``play.undertrump_partner_no_exception`` sets that last choice apart (``same_as_opponent``
+      keeps the opponent's rule).
 
     "Partner is master" means the card now winning the trick was played by
     ``trick.next_seat.partner``.
@@ -312,12 +323,18 @@ def _ladder(policy: _PlayPolicy, p: _Position) -> tuple[int, str]:
             return p.hand, "R4.allowed"
         if policy.undertrump_partner == "only_if_hand_is_all_trumps":
             return (p.others | p.over, "R4.all_trumps") if p.others else (p.trumps, "R4.all_trumps")
+        if policy.undertrump_partner == "unless_holding_higher":
+            return (p.others | p.over, "R4.higher") if p.over else (p.hand, "R4.higher")
         if p.others | p.over:
             return p.others | p.over, "R4.forced"
         return p.trumps & ~p.over, "R4.forced"
     if p.winner_is_trump:
         if p.over:
             return p.over, "R5.over"
+        if p.partner_master:
+            if policy.partner_undertrump_optional():
+                return p.hand, "R5.partner_optional"
+            return p.trumps, "R5.partner_required"
         if policy.undertrump_over_opponent == "required":
             return p.trumps, "R5.required"
         return p.hand, "R5.optional"
@@ -379,6 +396,8 @@ def explain_illegal(rules: Ruleset, trump: Suit | Trump, hand: CardSet, trick: T
                                           forbids it (R4)
     ``play.undertrump_over_opponent``     an opponent ruffed, no higher trump is held, and the value
                                           ``required`` demands a trump (the card is a discard)
+    ``play.undertrump_partner_no_exception``  without the exception, the partner ruffed, no higher
+                                          trump is held, and its value ``required`` demands a trump
     ====================================  ==========================================================
 
     The rule is found thus: a card that fails to follow suit is ``play.follow_suit``; a card
@@ -423,6 +442,8 @@ def _rule_of(policy: _PlayPolicy, p: _Position, rung: str, card: int) -> str:
         return rule
     if rung.startswith("R4."):
         return "play.undertrump_partner"
+    if rung == "R5.partner_required" and policy.undertrump_partner_no_exception == "required":
+        return "play.undertrump_partner_no_exception"  # set apart from the opponents' rule on purpose
     registry = load_registry()
     for parameter_id in ("play.trump_lead_overtrump", "play.partner_master_exception", "play.undertrump_over_opponent"):
         current = policy.value(parameter_id)
@@ -461,6 +482,10 @@ def _message(rule: str, policy: _PlayPolicy, p: _Position, trick: Trick) -> str:
     if rule == "play.undertrump_partner":
         return (f"{seat} may not undertrump the partner's {winner} "
                 f"(play.undertrump_partner: {policy.undertrump_partner})")
+    if rule == "play.undertrump_partner_no_exception":
+        return (f"{seat} must play a trump, even below the partner's {winner}, when unable to overtrump it "
+                f"(play.undertrump_partner_no_exception: {policy.undertrump_partner_no_exception}): "
+                f"holds {_fmt(p.trumps)}")
     # play.undertrump_over_opponent
     return (f"{seat} must play a trump, even below {winner}, when unable to overtrump "
             f"(play.undertrump_over_opponent: {policy.undertrump_over_opponent}): holds {_fmt(p.trumps)}")

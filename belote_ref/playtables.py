@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RULE_TA_MUST_HEAD",
     "PerTrump",
+    "UP_HIGHER",
     "PlayPolicy",
     "PlayTables",
     "above_table",
@@ -39,7 +40,13 @@ CONTRACTS: Final = range(6)
 UP_ALLOWED: Final = 0
 UP_ALL_TRUMPS: Final = 1
 UP_FORCED: Final = 2
-_UP_MODES: Final = {"allowed": UP_ALLOWED, "only_if_hand_is_all_trumps": UP_ALL_TRUMPS, "only_if_forced": UP_FORCED}
+UP_HIGHER: Final = 3
+_UP_MODES: Final = {
+    "allowed": UP_ALLOWED,
+    "only_if_hand_is_all_trumps": UP_ALL_TRUMPS,
+    "only_if_forced": UP_FORCED,
+    "unless_holding_higher": UP_HIGHER,
+}
 
 PerTrump = tuple[
     tuple[tuple[int, ...], ...],  # eff[led][card]: strength if trump or of the led suit, else -1
@@ -51,6 +58,7 @@ PerTrump = tuple[
     bool,  # play.trump_lead_overtrump == except_partner_winning
     bool,  # play.undertrump_over_opponent == optional
     int,  # play.undertrump_partner mode (UP_*)
+    bool,  # without the exception, a discard allowed under the partner's ruff (play.undertrump_partner_no_exception)
 ]
 """What :func:`~belote_ref.play.legal_mask` unpacks for one contract, in this order."""
 
@@ -66,6 +74,7 @@ class PlayPolicy:
     must_head_plain_suit: bool
     ta_must_head: bool = True
     ta_partner_relief: bool = False
+    undertrump_partner_no_exception: str = "same_as_opponent"
 
     @classmethod
     def of(cls, rules: Ruleset) -> PlayPolicy:
@@ -79,7 +88,15 @@ class PlayPolicy:
             must_head_plain_suit=play.must_head_plain_suit,
             ta_must_head=rules.tout_atout.must_head,
             ta_partner_relief=rules.tout_atout.partner_relief,
+            undertrump_partner_no_exception=play.undertrump_partner_no_exception,
         )
+
+    def partner_undertrump_optional(self) -> bool:
+        """Without the exception, unable to overtrump the partner's ruff: may the player discard?"""
+        mode = self.undertrump_partner_no_exception
+        if mode == "same_as_opponent":
+            return self.undertrump_over_opponent == "optional"
+        return mode == "optional"
 
     def value(self, parameter_id: str) -> object:
         """The value of the ``play.*`` parameter ``parameter_id``."""
@@ -128,6 +145,7 @@ def compile_play_tables(rules: Ruleset) -> PlayTables:
         policy.trump_lead_overtrump == "except_partner_winning",
         policy.undertrump_over_opponent == "optional",
         _UP_MODES[policy.undertrump_partner],
+        policy.partner_undertrump_optional(),
     )
     per_trump: list[PerTrump] = []
     above: list[tuple[int, ...]] = []

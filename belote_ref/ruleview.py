@@ -77,6 +77,8 @@ class Deal:
     """The first five cards (``deal.first_packets``)."""
     completion_start: Literal["eldest_first", "taker_first"]
     """The completion deal (``deal.completion_start``)."""
+    completion_packets: Literal["packets", "one_at_a_time"]
+    """Packets of the completion (``deal.completion_packets``)."""
     bid_packets: tuple[tuple[int, ...], ...]
     """Dealing the eight cards (``deal.bid_packets``)."""
 
@@ -135,8 +137,15 @@ class Play:
     """Trumps led: going over (``play.trump_lead_overtrump``)."""
     undertrump_over_opponent: Literal["required", "optional"]
     """Undertrumping an opponent (sous-coupe) (``play.undertrump_over_opponent``)."""
-    undertrump_partner: Literal["allowed", "only_if_hand_is_all_trumps", "only_if_forced"]
+    undertrump_partner: Literal[
+        "allowed",
+        "only_if_hand_is_all_trumps",
+        "only_if_forced",
+        "unless_holding_higher",
+    ]
     """Undertrumping one's partner (``play.undertrump_partner``)."""
+    undertrump_partner_no_exception: Literal["same_as_opponent", "required", "optional"]
+    """Undertrumping the partner without the exception (``play.undertrump_partner_no_exception``)."""
     must_head_plain_suit: bool
     """Heading a plain suit (``play.must_head_plain_suit``)."""
 
@@ -170,9 +179,11 @@ class Announcements:
 
     enabled: bool
     """Playing with announcements (``announcements.enabled``)."""
+    declared: Literal["by_choice", "automatic"]
+    """Who chooses the announcements (``announcements.declared``)."""
     values: AnnouncementValues
     """Value of the combinations (``announcements.values``)."""
-    long_sequence: Literal["one_quinte"]
+    long_sequence: Literal["one_quinte", "quinte_ranked_by_length"]
     """Sequences longer than five (``announcements.long_sequence``)."""
     carre_beats_equal_sequence: bool
     """Carré against a quinte of equal value (``announcements.carre_beats_equal_sequence``)."""
@@ -240,7 +251,7 @@ class ScoringChute:
 
     base: int
     """Points of a chute (dedans) (``scoring.chute.base``)."""
-    announcements: Literal["all_to_defenders", "defenders_own_only"]
+    announcements: Literal["all_to_defenders", "defenders_own_only", "kept_by_holder"]
     """Announcements on a chute (``scoring.chute.announcements``)."""
 
 
@@ -404,6 +415,7 @@ PARAMETER_IDS: tuple[str, ...] = (
     "deal.cut_min_pile",
     "deal.first_packets",
     "deal.completion_start",
+    "deal.completion_packets",
     "bidding.round2_allow_turnup_suit",
     "bidding.all_pass",
     "bidding.contracts",
@@ -413,6 +425,7 @@ PARAMETER_IDS: tuple[str, ...] = (
     "play.trump_lead_overtrump",
     "play.undertrump_over_opponent",
     "play.undertrump_partner",
+    "play.undertrump_partner_no_exception",
     "play.must_head_plain_suit",
     "belote.value",
     "belote.announcement",
@@ -420,6 +433,7 @@ PARAMETER_IDS: tuple[str, ...] = (
     "belote.on_chute",
     "belote.on_capot_against_holder",
     "announcements.enabled",
+    "announcements.declared",
     "announcements.values",
     "announcements.long_sequence",
     "announcements.carre_beats_equal_sequence",
@@ -533,6 +547,7 @@ def _deal(params: Mapping[str, Any]) -> Deal:
         cut_min_pile=params["deal.cut_min_pile"],
         first_packets=tuple(tuple(packet) for packet in params["deal.first_packets"]),
         completion_start=params["deal.completion_start"],
+        completion_packets=params["deal.completion_packets"],
         bid_packets=tuple(tuple(packet) for packet in params["deal.bid_packets"]),
     )
 
@@ -569,6 +584,7 @@ def _play(params: Mapping[str, Any]) -> Play:
         trump_lead_overtrump=params["play.trump_lead_overtrump"],
         undertrump_over_opponent=params["play.undertrump_over_opponent"],
         undertrump_partner=params["play.undertrump_partner"],
+        undertrump_partner_no_exception=params["play.undertrump_partner_no_exception"],
         must_head_plain_suit=params["play.must_head_plain_suit"],
     )
 
@@ -587,6 +603,7 @@ def _belote(params: Mapping[str, Any]) -> Belote:
 def _announcements(params: Mapping[str, Any]) -> Announcements:
     return Announcements(
         enabled=params["announcements.enabled"],
+        declared=params["announcements.declared"],
         values=AnnouncementValues.of(params["announcements.values"]),
         long_sequence=params["announcements.long_sequence"],
         carre_beats_equal_sequence=params["announcements.carre_beats_equal_sequence"],

@@ -28,9 +28,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from belote_ref.announcements import Declaration, announcement_points, make_combination
+from belote_ref.announcements import Declaration, announcement_points, combinations, make_combination
 from belote_ref.bids import Bid
-from belote_ref.cards import SEATS, Card, Rank, Seat, Suit, Team, Trump
+from belote_ref.cards import SEATS, Card, CardSet, Rank, Seat, Suit, Team, Trump
 from belote_ref.errors import BeloteRefError, InconsistentDealError
 from belote_ref.play import Trick, _winning_index
 from belote_ref.rules import Ruleset
@@ -488,11 +488,14 @@ def score_deal(
        ``both_words_strict``. With ``belote.king_first`` a queen played before the king scores
        nothing (``belote`` is then ``None`` and a ``belote.king_first`` line says why). At
        tout-atout each suit's belote is checked, credited and worth ``belote.value`` on its own;
-       the team's belote points are the sum.
+       the team's belote points are the sum. A ``belote.value`` of 0 is no belote: nobody is
+       credited (a 0-point line says so), and ``belote`` is ``None`` in the result.
     3. **Announcements** (§1.9): when ``announcements.enabled``, every declaration is re-derived
        from the cards its seat played, then compared by
        :func:`~belote_ref.announcements.announcement_points` with eldest = the seat after the
-       dealer; only the comparison's winner is credited.
+       dealer; only the comparison's winner is credited. With ``announcements.declared:
+       automatic`` the declarations, once checked, are replaced by every combination of each
+       seat's 8 cards (:func:`~belote_ref.announcements.combinations`).
     4. **Contract test** (§1.10). Capot by the takers is always made, capot by the defenders
        always down. Otherwise ``scoring.contract.test``: ``compare_totals`` sets the takers'
        card points plus their counted extras against the defenders' likewise (belote counted by
@@ -565,6 +568,11 @@ def score_deal(
 
     # 2. Belote (one per belote suit of the contract: the trump suit, none at SA, each suit at TA).
     credited = _belote_holders(rules, trump, plays) if rules.belote.announcement == "automatic" else announced
+    if rules.belote.value == 0:  # a belote worth nothing is no belote, as a carré worth 0 is none
+        for suit, seat in sorted(credited.items()):
+            sheet.add(seat.team, 0, "belote.value",
+                      f"belote of {seat.name} scores nothing: belote is not played (belote.value 0)")
+        credited = {}
     several = len(rules.belote_suits[trump]) > 1
     belote_teams: dict[Suit, Team] = {}
     notes = []
@@ -590,7 +598,11 @@ def score_deal(
     else:
         belote_result = next(iter(belote_teams.values()), None)
 
-    # 3. Announcements.
+    # 3. Announcements (every combination of every hand with announcements.declared automatic).
+    if rules["announcements.enabled"] and rules["announcements.declared"] == "automatic":
+        masks = plays.seat_masks() if isinstance(plays, _TrustedPlays) else _seat_masks(plays)
+        declarations = [Declaration(seat, combination) for seat in (SEATS[(eldest + i) & 3] for i in range(4))
+                        for combination in combinations(rules, trump, CardSet(masks[seat]))]
     ann = {team: 0 for team in _TEAMS}
     if rules.announcements.enabled and declarations:
         scored = announcement_points(rules, trump, declarations, eldest)
@@ -830,7 +842,8 @@ def _chute_announcements(ctx: _Context, *, takers_lost_by_capot: bool) -> None:
 
     ``all_to_defenders`` gives them both teams' validated announcements (FFB-WEB;
     seed 001 "tous leurs points de cette manche (y compris
-    leurs annonces) sont attribués à l'équipe adverse"); ``defenders_own_only`` only their own.
+    leurs annonces) sont attribués à l'équipe adverse"); ``defenders_own_only`` only their own;
+    ``kept_by_holder`` leaves the takers theirs.
     ``takers_lost_by_capot`` marks a takers' capot under ``scoring.capot.loser_announcements:
     void``: the swept takers' announcements are lost instead.
     """
@@ -845,6 +858,9 @@ def _chute_announcements(ctx: _Context, *, takers_lost_by_capot: bool) -> None:
     elif rules.scoring.chute.announcements == "all_to_defenders":
         sheet.add(defenders, taker_ann, "scoring.chute.announcements",
                   f"the takers' announcements ({taker_ann}) go to the defenders on a chute")
+    elif rules["scoring.chute.announcements"] == "kept_by_holder":
+        sheet.add(takers, taker_ann, "scoring.chute.announcements",
+                  f"the takers keep their announcements ({taker_ann}) on a chute (kept_by_holder)")
     else:
         sheet.add(takers, 0, "scoring.chute.announcements",
                   f"the takers' announcements ({taker_ann}) are lost on a chute (defenders_own_only)")

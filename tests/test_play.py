@@ -555,6 +555,29 @@ class TestExplainIllegal:
         assert violation.allowed == cs("KD")
         assert value in violation.message
 
+    def test_undertrump_partner_unless_holding_higher(self) -> None:
+        rules = variant(undertrump_partner="unless_holding_higher")
+        violation = explain(rules, H, "7H JH KD", *PARTNER_RUFFED, "7H")
+        assert violation is not None and violation.rule == "play.undertrump_partner"
+        assert violation.allowed == cs("JH KD") and "unless_holding_higher" in violation.message
+        # Without a trump above the partner's nine, the seven under it is free.
+        assert explain(rules, H, "7H QH KD", *PARTNER_RUFFED, "7H") is None
+
+    def test_partner_undertrump_required_apart_from_the_opponents(self) -> None:
+        rules = variant(partner_master_exception=False, undertrump_over_opponent="optional",
+                        undertrump_partner_no_exception="required")
+        violation = explain(rules, H, "7H QH KD", *PARTNER_RUFFED, "KD")
+        assert violation is not None and violation.rule == "play.undertrump_partner_no_exception"
+        assert violation.allowed == cs("7H QH") and "required" in violation.message
+        # Over an opponent's ruff the same hand may discard (undertrump_over_opponent optional).
+        assert explain(rules, H, "7H QH KD", "N", "AS 9H", "KD") is None
+
+    def test_partner_undertrump_optional_apart_from_the_opponents(self) -> None:
+        rules = variant(partner_master_exception=False, undertrump_partner_no_exception="optional")
+        assert explain(rules, H, "7H QH KD", *PARTNER_RUFFED, "KD") is None
+        violation = explain(rules, H, "7H QH KD", "N", "AS 9H", "KD")  # an opponent ruffed: required still
+        assert violation is not None and violation.rule == "play.undertrump_over_opponent"
+
     def test_undertrump_partner_forced_with_over(self) -> None:
         violation = explain(variant(undertrump_partner="only_if_forced"), H, "7H JH", *PARTNER_RUFFED, "7H")
         assert violation is not None and violation.rule == "play.undertrump_partner"
@@ -640,11 +663,16 @@ def oracle(rules: Ruleset, trump: Suit, hand: CardSet, the_trick: Trick) -> Card
             return hand
         if mode == "only_if_hand_is_all_trumps":
             return others | over if others else trumps
+        if mode == "unless_holding_higher":
+            return others | over if over else hand
         return (others | over) or (trumps - over)
     if winner.suit == trump:
         if over:
             return over
-        return trumps if rules["play.undertrump_over_opponent"] == "required" else hand
+        obligation = rules["play.undertrump_over_opponent"]
+        if pm and rules["play.undertrump_partner_no_exception"] != "same_as_opponent":
+            obligation = rules["play.undertrump_partner_no_exception"]
+        return trumps if obligation == "required" else hand
     return trumps
 
 
@@ -685,4 +713,4 @@ class TestProperties:
                 assert violation.rule in ALL_RULE_IDS and violation.message
 
     def test_combinations_cover_every_value(self) -> None:
-        assert len(COMBINATIONS) == 2 * 2 * 2 * 3 * 2
+        assert len(COMBINATIONS) == 2 * 2 * 2 * 4 * 2 * 3

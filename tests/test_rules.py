@@ -40,7 +40,7 @@ class TestRegistry:
     def test_closed_parameters_list_every_allowed_value(self) -> None:
         registry = load_registry()
         assert registry["play.undertrump_partner"].values == (
-            "allowed", "only_if_hand_is_all_trumps", "only_if_forced")
+            "allowed", "only_if_hand_is_all_trumps", "only_if_forced", "unless_holding_higher")
         assert not registry["play.undertrump_partner"].allows("sometimes")
 
     def test_generated_schema_is_committed(self) -> None:

@@ -10,7 +10,11 @@ the reference engine that the renaming preserves answers.
 Variants, each with its label (the case id is ``<fixture id>@<label>``):
 
 - ``trump=X`` for each suit X other than the fixture's trump: the trump suit and X exchanged;
-- ``seats+1``: every seat one place on (N->E->S->W->N), so the teams NS and EW exchange too.
+- ``seats+1``: every seat one place on (N->E->S->W->N), so the teams NS and EW exchange too;
+- ``suits=XXXX`` at sans-atout and tout-atout, where no suit is trumps over another (SA) or every
+  suit is (TA), so that every suit plays the same part: the four suits renamed by a permutation,
+  S H D C becoming the letters of the label in turn (``suits=HDCS``: spades to hearts, hearts to
+  diamonds, ...), in every card and in the keys of the tout-atout belotes.
 
 Only the kinds whose ``given`` and ``result`` are fully understood here are derived.
 """
@@ -20,9 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-__all__ = ["SYMMETRIC_KINDS", "rotate_seats", "swap_suits", "variants"]
+__all__ = ["SUIT_PERMUTATIONS", "SYMMETRIC_KINDS", "permute_suits", "rotate_seats", "swap_suits", "variants"]
 
 SUITS = "SHDC"
+#: The suit renamings derived at SA and TA: one cycle of the four suits and one that reverses them.
+SUIT_PERMUTATIONS = ("HDCS", "CDHS")
 SEATS = "NESW"
 SYMMETRIC_KINDS = ("legal_plays", "trick_winner", "announcements", "score")
 
@@ -122,6 +128,20 @@ def swap_suits(kind: str, given: Mapping[str, Any], result: Mapping[str, Any], a
     return _rename(kind, given, result, _card_renamer(suits), suit, _identity, _identity)
 
 
+def permute_suits(kind: str, given: Mapping[str, Any], result: Mapping[str, Any],
+                  order: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``given`` and ``result`` with the suits S H D C renamed ``order[0]``, ``order[1]``, ... (a
+    permutation of ``SHDC``) everywhere: cards, suits, the keys of the tout-atout belotes."""
+    if sorted(order) != sorted(SUITS):
+        raise ValueError(f"not a permutation of {SUITS}: {order!r}")
+    suits = dict(zip(SUITS, order, strict=True))
+
+    def suit(token: Any) -> Any:
+        return suits.get(token, token) if isinstance(token, str) else token
+
+    return _rename(kind, given, result, _card_renamer(suits), suit, _identity, _identity)
+
+
 def rotate_seats(kind: str, given: Mapping[str, Any], result: Mapping[str, Any],
                  steps: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
     """``given`` and ``result`` with every seat ``steps`` places on (and, for an odd number of
@@ -150,5 +170,8 @@ def variants(kind: str, given: Mapping[str, Any],
         for other in SUITS:
             if other != trump:
                 yield (f"trump={other}", *swap_suits(kind, given, result, trump, other))
+    elif trump in ("SA", "TA"):
+        for order in SUIT_PERMUTATIONS:
+            yield (f"suits={order}", *permute_suits(kind, given, result, order))
     if kind != "announcements":
         yield ("seats+1", *rotate_seats(kind, given, result))

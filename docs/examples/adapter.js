@@ -1,6 +1,6 @@
 // A belote-ref protocol adapter (version 2) in plain Node.js, with no dependencies.
 // It answers trick_winner and legal_plays for any ruleset and any contract (a suit, SA or TA): card
-// orders, card points, the five play.* obligations and the two tout_atout.* ones are read from the
+// orders, card points, the six play.* obligations and the two tout_atout.* ones are read from the
 // parameters of each run message, never from the ruleset id.
 //   belote-ref conformance run --impl "node docs/examples/adapter.js"
 "use strict";
@@ -13,8 +13,9 @@ const PLAY = {
   "play.partner_master_exception": [true, false],
   "play.trump_lead_overtrump": ["always", "except_partner_winning"],
   "play.undertrump_over_opponent": ["required", "optional"],
-  "play.undertrump_partner": ["allowed", "only_if_hand_is_all_trumps", "only_if_forced"],
+  "play.undertrump_partner": ["allowed", "only_if_hand_is_all_trumps", "only_if_forced", "unless_holding_higher"],
   "play.must_head_plain_suit": [false, true],
+  "play.undertrump_partner_no_exception": ["same_as_opponent", "required", "optional"],
   "tout_atout.must_head": [true],
   "tout_atout.partner_relief": [false, true],
 };
@@ -38,7 +39,7 @@ const UNUSED = [
   "scoring.rounding.final_deal_exact", "game.end", "game.target_points", "game.deal_limit", "game.win_when",
   "game.simultaneous_finish", "game.exact_tie", "game.no_win_on_capot_with_belote", "game.count_passed_deals",
   "sans_atout.carres", "sans_atout.belote", "tout_atout.scale_to", "tout_atout.rounding", "tout_atout.belote",
-  "tout_atout.carres",
+  "tout_atout.carres", "deal.completion_packets", "announcements.declared",
 ];
 // The contracts without a trump suit: sans-atout (none) and tout-atout (every suit), by their area.
 const NO_TRUMP_SUIT = { SA: "sans_atout", TA: "tout_atout" };
@@ -119,12 +120,15 @@ function legalPlays(p, { trump, hand, trick }) {
     const mode = p["play.undertrump_partner"];
     if (!winnerIsTrump || mode === "allowed") return { legal: hand };
     const others = hand.filter((c) => c[1] !== trump).concat(over);   // ...maybe no trump under his
+    if (mode === "unless_holding_higher") return { legal: over.length ? others : hand };
     if (mode === "only_if_hand_is_all_trumps") return { legal: hand.length > trumps.length ? others : trumps };
     return { legal: others.length ? others : trumps };                  // only_if_forced
   }
   if (!winnerIsTrump) return { legal: trumps };                        // must trump
   if (over.length) return { legal: over };                             // must overtrump
-  return { legal: p["play.undertrump_over_opponent"] === "required" ? trumps : hand };
+  const own = p["play.undertrump_partner_no_exception"];                 // the partner's ruff, set apart?
+  const rule = partnerMaster && own !== "same_as_opponent" ? own : p["play.undertrump_over_opponent"];
+  return { legal: rule === "required" ? trumps : hand };
 }
 
 const HANDLERS = { trick_winner: trickWinner, legal_plays: legalPlays };

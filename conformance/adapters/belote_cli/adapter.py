@@ -70,6 +70,8 @@ SUPPORTED_PARAMETERS: dict[str, Any] = {
     # one used for a given deck order, so [[3, 2]] and [[3, 2], [2, 3]] deal alike.
     "deal.first_packets": [[[3, 2]], [[3, 2], [2, 3]]],
     "deal.completion_start": ["eldest_first"],
+    # game._distribute_remaining_cards: "Taker only needs 2 more" / "Others need 3 more", one slice each.
+    "deal.completion_packets": ["packets"],
     "bidding.round2_allow_turnup_suit": [False],
     "bidding.all_pass": ["redeal_next_dealer"],
     # prompts.prompt_bid offers Tout Atout and Sans Atout in every round 2, and place_bid accepts
@@ -82,6 +84,8 @@ SUPPORTED_PARAMETERS: dict[str, Any] = {
     "play.undertrump_over_opponent": ["required"],
     "play.undertrump_partner": ["allowed"],
     "play.must_head_plain_suit": [False],
+    # Only read without the partner-master exception, which the engine always applies.
+    "play.undertrump_partner_no_exception": "*",
     "belote.value": [20],
     "belote.announcement": ["automatic"],
     "belote.king_first": [False],
@@ -91,6 +95,8 @@ SUPPORTED_PARAMETERS: dict[str, Any] = {
     # every declaration (BossModifiers.declarations_zero), see README.
     "announcements.enabled": [True, False],
     "announcements.values": [_ANNOUNCEMENT_VALUES],
+    # scoring._detect_all_declarations: every combination of every initial hand; README.
+    "announcements.declared": ["automatic"],
     "announcements.long_sequence": ["one_quinte"],
     "announcements.carre_beats_equal_sequence": [True],
     # Nearest registry value: the engine gives an exact tie to the first seat counted from the

@@ -448,6 +448,9 @@ OTHER_PARAMETERS = [
     "auction.capot_can_be_doubled", "auction.surcoinche_multiplier", "scoring.bid.must_beat_defenders",
     "scoring.bid.formula", "scoring.bid.base", "scoring.bid.multiplier_applies_to", "scoring.capot_bid.mode",
     "scoring.capot_bid.value", "belote.multiplied", "auction.generale", "scoring.generale.value",
+    # Added with protocol 2's registry: none of them changes a legal play or a trick under the
+    # partner-master exception colver always applies.
+    "deal.completion_packets", "announcements.declared", "play.undertrump_partner_no_exception",
 ]
 
 
