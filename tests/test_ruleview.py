@@ -91,7 +91,9 @@ def test_every_parameter_reads_the_same_through_the_view(ruleset_id: str) -> Non
 
 def test_the_types_are_precise() -> None:
     hints = typing.get_type_hints(ruleview.Play)
-    assert hints["undertrump_partner"] == typing.Literal["allowed", "only_if_hand_is_all_trumps", "only_if_forced"]
+    assert hints["undertrump_partner"] == typing.Literal[
+        "allowed", "only_if_hand_is_all_trumps", "only_if_forced", "unless_holding_higher"
+    ]
     assert hints["partner_master_exception"] is bool
     assert typing.get_type_hints(ruleview.ScoringCapot)["value"] is int
     registry = load_registry()
