@@ -46,6 +46,7 @@ class _BidRules:
     formula: str
     applies_to: str
     base: int
+    flat_forfeit: int
     must_beat: bool
     target: str
     min_bid: int
@@ -65,7 +66,7 @@ class _BidRules:
 def _table(rules: Ruleset) -> _BidRules:
     return _BidRules(
         formula=rules["scoring.bid.formula"], applies_to=rules["scoring.bid.multiplier_applies_to"],
-        base=rules["scoring.bid.base"], must_beat=rules["scoring.bid.must_beat_defenders"],
+        base=rules["scoring.bid.base"], flat_forfeit=rules["scoring.bid.flat_forfeit"], must_beat=rules["scoring.bid.must_beat_defenders"],
         target=rules["auction.bid_target"], min_bid=rules["auction.min_bid"],
         capot_value=rules["auction.capot_value"], generale_value=rules["scoring.generale.value"],
         capot_flat=rules["scoring.capot_bid.mode"] == "flat", capot_flat_value=rules["scoring.capot_bid.value"],
@@ -153,7 +154,7 @@ def score_bid(ctx: _Context, bid: Bid | None, bidder: Seat, winners: tuple[Seat,
       ``everything``); L his belote if kept;
     - ``base_plus_bid``: W ``B + V x m + A`` + belotes (B the capot card points when W swept);
     - ``bid_only``: W ``V x m`` + belotes;
-    - ``flat_forfeits``: made as ``points_plus_bid``; down, D ``B x m`` + belotes.
+    - ``flat_forfeits``: made as ``points_plus_bid``; down, D ``scoring.bid.flat_forfeit x m`` + belotes.
     """
     rules, sheet, takers, defenders = ctx.rules, ctx.sheet, ctx.takers, ctx.defenders
     if bid is None:
@@ -200,8 +201,9 @@ def score_bid(ctx: _Context, bid: Bid | None, bidder: Seat, winners: tuple[Seat,
 
     formula = table.formula
     if formula == "flat_forfeits" and not made:
-        sheet.add(winner, table.base * m, "scoring.bid.formula",
-                  f"flat_forfeits, down: the defenders score scoring.bid.base {table.base}{times} = {table.base * m}")
+        sheet.add(winner, table.flat_forfeit * m, "scoring.bid.flat_forfeit",
+                  f"flat_forfeits, down: the defenders score scoring.bid.flat_forfeit {table.flat_forfeit}{times} = "
+                  f"{table.flat_forfeit * m}")
         belotes()
         return "down"
     if formula in ("points_plus_bid", "flat_forfeits") and m == 1:
