@@ -283,6 +283,8 @@ class ScoringBid:
     """The base of a won deal (``scoring.bid.base``)."""
     multiplier_applies_to: Literal["bid_only", "everything", "ffb_coinche_bracket"]
     """What the coinche multiplies (``scoring.bid.multiplier_applies_to``)."""
+    flat_forfeit: int
+    """The flat forfeit of a chute (``scoring.bid.flat_forfeit``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -501,6 +503,7 @@ PARAMETER_IDS: tuple[str, ...] = (
     "belote.multiplied",
     "auction.generale",
     "scoring.generale.value",
+    "scoring.bid.flat_forfeit",
 )
 
 
@@ -664,6 +667,7 @@ def _scoring_bid(params: Mapping[str, Any]) -> ScoringBid:
         formula=params["scoring.bid.formula"],
         base=params["scoring.bid.base"],
         multiplier_applies_to=params["scoring.bid.multiplier_applies_to"],
+        flat_forfeit=params["scoring.bid.flat_forfeit"],
     )
 
 
