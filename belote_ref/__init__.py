@@ -10,7 +10,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from belote_ref.announcements import Combination, Declaration, announcement_points, combinations, make_combination
-    from belote_ref.cards import CARDS, DECK, Card, CardSet, Rank, Seat, Suit, Team, format_cards, parse_card, parse_cards
+    from belote_ref.cards import (
+        CARDS,
+        DECK,
+        Card,
+        CardSet,
+        Rank,
+        Seat,
+        Suit,
+        Team,
+        format_cards,
+        parse_card,
+        parse_cards,
+    )
     from belote_ref.deal import Auction, AuctionStatus, DealState, Phase, complete_hands, deal_first_hands, run_auction
     from belote_ref.errors import (
         BeloteRefError,

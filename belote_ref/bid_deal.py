@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from belote_ref.bids import Bid, BidAuction, BidStatus, deal_bid_hands
 from belote_ref.cards import DECK, SEATS, Card, CardSet, Seat
 from belote_ref.deal import DealState, Phase
-from belote_ref.errors import BeloteRefError, IllegalCallError
+from belote_ref.errors import BeloteRefError, IllegalCallError, InternalError
 from belote_ref.rules import Ruleset
 from belote_ref.scoring import score_deal
 
@@ -66,7 +66,8 @@ class BidDeal(DealState):
             raise IllegalCallError(f"call {token!r} outside the auction (phase {self.phase.value})")
         status = self.bids.call(token)
         if status.status == "taken":
-            assert status.taker is not None and status.trump is not None and status.bid is not None
+            if not (status.taker is not None and status.trump is not None and status.bid is not None):
+                raise InternalError("broken invariant: a taken contract has its taker, trump and bid")
             self.taker, self.trump, self.bid = status.taker, status.trump, status.bid
             self.full_hands = dict(self.first_hands)
             self.hands = [self.first_hands[seat].mask for seat in SEATS]
@@ -95,7 +96,8 @@ class BidDeal(DealState):
         return status.next_dealer if status.status == "redeal" else self.dealer
 
     def _finish(self) -> None:
-        assert self.taker is not None and self.trump is not None
+        if not (self.taker is not None and self.trump is not None):
+            raise InternalError("broken invariant: self.taker is not None and self.trump is not None")
         self.score = score_deal(
             self.rules, dealer=self.dealer, taker=self.taker, trump=self.trump, tricks=self.tricks,
             belote=self.belote, announcements=self.declarations, final_deal=self.final_deal,

@@ -65,12 +65,19 @@ class _BidRules:
 @functools.lru_cache(maxsize=64)
 def _table(rules: Ruleset) -> _BidRules:
     return _BidRules(
-        formula=rules["scoring.bid.formula"], applies_to=rules["scoring.bid.multiplier_applies_to"],
-        base=rules["scoring.bid.base"], flat_forfeit=rules["scoring.bid.flat_forfeit"], must_beat=rules["scoring.bid.must_beat_defenders"],
-        target=rules["auction.bid_target"], min_bid=rules["auction.min_bid"],
-        capot_value=rules["auction.capot_value"], generale_value=rules["scoring.generale.value"],
-        capot_flat=rules["scoring.capot_bid.mode"] == "flat", capot_flat_value=rules["scoring.capot_bid.value"],
-        belote_mode=rules["belote.on_chute"], belote_multiplied=rules["belote.multiplied"],
+        formula=rules["scoring.bid.formula"],
+        applies_to=rules["scoring.bid.multiplier_applies_to"],
+        base=rules["scoring.bid.base"],
+        flat_forfeit=rules["scoring.bid.flat_forfeit"],
+        must_beat=rules["scoring.bid.must_beat_defenders"],
+        target=rules["auction.bid_target"],
+        min_bid=rules["auction.min_bid"],
+        capot_value=rules["auction.capot_value"],
+        generale_value=rules["scoring.generale.value"],
+        capot_flat=rules["scoring.capot_bid.mode"] == "flat",
+        capot_flat_value=rules["scoring.capot_bid.value"],
+        belote_mode=rules["belote.on_chute"],
+        belote_multiplied=rules["belote.multiplied"],
         count_belote=rules["scoring.contract.count_belote"],
         count_announcements=rules["scoring.contract.count_announcements"],
         chute_all_announcements=rules["scoring.chute.announcements"] == "all_to_defenders",
@@ -103,8 +110,12 @@ def _judge(ctx: _Context, table: _BidRules, bid: Bid, bidder: Seat, winners: tup
     sheet, takers, defenders = ctx.sheet, ctx.takers, ctx.defenders
     if bid.value == "capot":
         made = ctx.capot is takers
-        sheet.add(takers, 0, "auction.capot_value",
-                  f"capot bid: the takers {'won' if made else 'did not win'} all 8 tricks: {'made' if made else 'down'}")
+        sheet.add(
+            takers,
+            0,
+            "auction.capot_value",
+            f"capot bid: the takers {'won' if made else 'did not win'} all 8 tricks: {'made' if made else 'down'}",
+        )
         return made
     if bid.value == "generale":
         made = all(winner == bidder for winner in winners)
@@ -128,7 +139,8 @@ def _judge(ctx: _Context, table: _BidRules, bid: Bid, bidder: Seat, winners: tup
     taker_total, taker_text = counted(takers)
     needed = _target(table, bid.value)
     made = taker_total >= needed
-    note = f"takers {taker_text} = {taker_total} {'>=' if made else '<'} {needed} needed for {bid.value} (auction.bid_target)"
+    relation = ">=" if made else "<"
+    note = f"takers {taker_text} = {taker_total} {relation} {needed} needed for {bid.value} (auction.bid_target)"
     if made and table.must_beat:
         defender_total, defender_text = counted(defenders)
         made = taker_total > defender_total
@@ -181,7 +193,9 @@ def score_bid(ctx: _Context, bid: Bid | None, bidder: Seat, winners: tuple[Seat,
                       f"{times if factor > 1 else ''}")
         lost = ctx.bel[loser]
         if lost and table.belote_mode == "kept_by_holder":
-            sheet.add(loser, lost, "belote.on_chute", f"{ctx.belote_note}: kept by the loser (imprenable), never multiplied")
+            sheet.add(
+                loser, lost, "belote.on_chute", f"{ctx.belote_note}: kept by the loser (imprenable), never multiplied"
+            )
         elif lost and table.belote_mode == "void":
             sheet.add(loser, 0, "belote.on_chute", f"{ctx.belote_note}: the loser's belote is lost")
 
@@ -223,7 +237,9 @@ def score_bid(ctx: _Context, bid: Bid | None, bidder: Seat, winners: tuple[Seat,
                 ctx.announcements(defenders)
         else:
             sheet.add(takers, 0, "scoring.bid.formula", "points_plus_bid, down: the takers score no card points")
-            sheet.add(defenders, table.base, "scoring.bid.base", f"down: the defenders score scoring.bid.base {table.base}")
+            sheet.add(
+                defenders, table.base, "scoring.bid.base", f"down: the defenders score scoring.bid.base {table.base}"
+            )
             ctx.announcements(defenders)
             if ctx.ann[takers]:
                 if table.chute_all_announcements:
@@ -232,7 +248,9 @@ def score_bid(ctx: _Context, bid: Bid | None, bidder: Seat, winners: tuple[Seat,
                 else:
                     sheet.add(takers, 0, "scoring.chute.announcements",
                               f"the takers' announcements ({ctx.ann[takers]}) are lost (defenders_own_only)")
-            sheet.add(defenders, value, "scoring.bid.formula", f"points_plus_bid, down: the defenders add the bid {value}")
+            sheet.add(
+                defenders, value, "scoring.bid.formula", f"points_plus_bid, down: the defenders add the bid {value}"
+            )
         belotes()
         return "made" if made else "down"
 
@@ -253,7 +271,10 @@ def score_bid(ctx: _Context, bid: Bid | None, bidder: Seat, winners: tuple[Seat,
                                              f"{all_announcements} = {points}")
     else:
         points = value * m
-        rule, text = "scoring.bid.formula", f"bid_only: bid {value}{times} = {points} (cards and announcements not scored)"
+        rule, text = (
+            "scoring.bid.formula",
+            f"bid_only: bid {value}{times} = {points} (cards and announcements not scored)",
+        )
     sheet.add(winner, points, rule, f"{'made' if made else 'down'}, the winner scores {text}")
     sheet.add(loser, 0, "scoring.bid.formula", "the loser of the deal scores no card points")
     belotes()

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from belote_ref.cards import DECK, SEATS, Card, CardSet, Seat, Suit, Trump, trump_of
-from belote_ref.errors import BeloteRefError, IllegalCallError
+from belote_ref.errors import BeloteRefError, IllegalCallError, InternalError
 from belote_ref.rules import Ruleset
 
 __all__ = [
@@ -193,13 +193,16 @@ class BidStatus:
     def to_json(self) -> dict[str, object]:
         """The protocol's ``auction`` result."""
         if self.status == "open":
-            assert self.next is not None
+            if not (self.next is not None):
+                raise InternalError("broken invariant: self.next is not None")
             return {"status": "open", "next": self.next.name, "legal": list(self.legal)}
         if self.status == "taken":
-            assert self.taker is not None and self.trump is not None and self.bid is not None
+            if not (self.taker is not None and self.trump is not None and self.bid is not None):
+                raise InternalError("broken invariant: a taken contract has its taker, trump and bid")
             return {"status": "taken", "taker": self.taker.name, "trump": self.trump.letter,
                     "bid": self.bid.value, "multiplier": self.bid.multiplier}
-        assert self.next_dealer is not None
+        if not (self.next_dealer is not None):
+            raise InternalError("broken invariant: self.next_dealer is not None")
         return {"status": "redeal", "next_dealer": self.next_dealer.name}
 
 
@@ -248,7 +251,8 @@ class BidAuction:
             return None
         if call.kind == "bid":
             if self.last is not None and call.level <= self.last.level:
-                assert self.bidder is not None
+                if not (self.bidder is not None):
+                    raise InternalError("broken invariant: self.bidder is not None")
                 return (f"{seat.name} may not bid {token}: a bid must be higher than the last bid "
                         f"{self.last.token} (by {self.bidder.name})")
             if self.multiplier > 1 and table.freezes:
@@ -280,8 +284,11 @@ class BidAuction:
         if value == "generale":
             return f"{shown}: the générale is not played (auction.generale)"
         values = table.values
-        return (f"{shown}: a bid is one of {values[0]} to {values[-1]} by {values[1] - values[0] if len(values) > 1 else 0} "
-                f"(auction.min_bid, auction.step, auction.max_bid), or capot")
+        step = values[1] - values[0] if len(values) > 1 else 0
+        return (
+            f"{shown}: a bid is one of {values[0]} to {values[-1]} by {step} "
+            f"(auction.min_bid, auction.step, auction.max_bid), or capot"
+        )
 
     def legal(self) -> tuple[str, ...]:
         """The calls the seat to speak may make, in the protocol's order: ``pass``, the bids
@@ -314,7 +321,8 @@ class BidAuction:
             return BidStatus("open", next=self.turn, legal=self.legal())
         if self.outcome == "redeal":
             return BidStatus("redeal", next_dealer=self.dealer if self.table.redeal_same_dealer else self.dealer.next)
-        assert self.last is not None and self.bidder is not None
+        if not (self.last is not None and self.bidder is not None):
+            raise InternalError("broken invariant: self.last is not None and self.bidder is not None")
         return BidStatus("taken", taker=self.bidder, trump=self.last.trump,
                          bid=Bid(self.last.value, self.multiplier))
 
@@ -390,8 +398,10 @@ def deal_bid_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> dict[S
     for card in deck:
         mask |= 1 << card
     if len(deck) != 32 or mask != DECK.mask:
-        raise BeloteRefError(f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
-                             code="bad_deck")
+        raise BeloteRefError(
+            f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
+            code="bad_deck",
+        )
     masks = [0, 0, 0, 0]
     for seat, card in zip(_bid_deal_order(tuple(rules["deal.bid_packets"][0]), dealer.next), deck, strict=True):
         masks[seat] |= 1 << card

@@ -226,8 +226,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         # Blocks of consecutive deals, each from its own seed (the first from --seed itself), so
         # that they can be played by several jobs and still be the deals of one job.
-        blocks: Iterable[tuple[str, list[str], int, int, int]] = ((args.ruleset, [], args.seed, block, min(DEALS_PER_BLOCK, args.count - start))
-                  for block, start in enumerate(range(0, args.count, DEALS_PER_BLOCK)))
+        blocks: Iterable[tuple[str, list[str], int, int, int]] = (
+            (args.ruleset, [], args.seed, block, min(DEALS_PER_BLOCK, args.count - start))
+            for block, start in enumerate(range(0, args.count, DEALS_PER_BLOCK))
+        )
         texts = ordered_map(play_block, blocks, args.jobs)
     # A block at a time, so that memory stays flat however many deals are played.
     out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115 - closed below
@@ -789,7 +791,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("files", nargs="+", metavar="FILE",
                         help="a .jsonl file (one record per line), a YAML/JSON file, or - for JSON Lines on "
                              "standard input")
-    replay.add_argument("--show", action="store_true", help="print every deal trick by trick (default: only a single deal)")
+    replay.add_argument(
+        "--show", action="store_true", help="print every deal trick by trick (default: only a single deal)"
+    )
     replay.add_argument("--jobs", type=_shard_count, default=1, metavar="N",
                         help="check a JSON Lines input in N worker processes (shards of "
                              "2,000 lines; the same output, in the same order, as one job)")
@@ -875,7 +879,9 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("reports", nargs="+", metavar="REPORT")
     merge.add_argument("-o", "--out", required=True, metavar="FILE", help="where to write the merged report")
     merge.set_defaults(handler=cmd_conformance_merge)
-    smoke_parser = conformance_commands.add_parser("smoke", help="hello and three simple cases; explain the first mistake")
+    smoke_parser = conformance_commands.add_parser(
+        "smoke", help="hello and three simple cases; explain the first mistake"
+    )
     smoke_parser.add_argument("--impl", required=True, metavar="CMD")
     smoke_parser.add_argument("--timeout", type=_seconds, default=10.0, metavar="S")
     smoke_parser.set_defaults(handler=cmd_conformance_smoke)

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RULE_TA_MUST_HEAD",
-    "PerTrump",
     "UP_HIGHER",
+    "PerTrump",
     "PlayPolicy",
     "PlayTables",
     "above_table",

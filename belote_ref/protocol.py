@@ -26,8 +26,8 @@ from belote_ref.hello import KINDS, PROTOCOL_VERSION, hello  # the hello is answ
 from belote_ref.jsonlines import JsonLineError, binary_input, decode_json_line, one_line, read_lines
 from belote_ref.match import Match
 from belote_ref.play import Trick, legal_plays, trick_points, trick_winner
-from belote_ref.rules import Ruleset
 from belote_ref.registry import load_registry
+from belote_ref.rules import Ruleset
 from belote_ref.scoring import Belote, score_deal
 
 __all__ = ["KINDS", "PROTOCOL_VERSION", "GivenError", "adapter", "answer", "hello", "reply_to_line", "run_case",

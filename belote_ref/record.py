@@ -49,12 +49,12 @@ from belote_ref.bid_deal import BidDeal
 from belote_ref.bids import BidAuction, is_bidding
 from belote_ref.cards import CARDS, SEATS, Card, CardSet, Seat, Suit, parse_card
 from belote_ref.deal import DealState, Phase
-from belote_ref.play import Trick, legal_mask
 from belote_ref.errors import BeloteRefError, InternalError, NotationError
 from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_lines
+from belote_ref.located import KeyPath, Located
+from belote_ref.play import Trick, legal_mask
 from belote_ref.rules import Ruleset, find_ruleset
 from belote_ref.scoring import Belote
-from belote_ref.located import KeyPath, Located
 
 __all__ = ["DealRecord", "RecordCheck", "RecordError", "ReplayReport", "check_records", "describe", "read_records",
            "records_or_errors", "replay", "write_record"]
@@ -193,7 +193,11 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
         raise RecordError("a record must be a mapping", location=place())
     top = at()
     ruleset = _require(data, "ruleset", top)
-    if not isinstance(ruleset, dict) or not isinstance(ruleset.get("id"), str) or not isinstance(ruleset.get("version"), int):
+    if (
+        not isinstance(ruleset, dict)
+        or not isinstance(ruleset.get("id"), str)
+        or not isinstance(ruleset.get("version"), int)
+    ):
         raise RecordError("'ruleset' must give both id and version (never defaulted)", location=place("ruleset"))
     try:
         dealer = Seat.parse(_require(data, "dealer", top))
@@ -415,7 +419,8 @@ def _bid_record_of(state: BidDeal) -> dict[str, Any]:
     if state.score is not None:
         record["result"] = state.score.to_json()
     elif state.phase is Phase.REDEAL:
-        assert state.next_dealer is not None
+        if not (state.next_dealer is not None):
+            raise InternalError("broken invariant: state.next_dealer is not None")
         record["result"] = {"status": "redeal", "next_dealer": state.next_dealer.name}
     return record
 
@@ -658,7 +663,8 @@ def _describe_bids(state: BidDeal) -> list[str]:
     lines = [f"calls: {', '.join(said) or '-'}"]
     status = state.bids.status
     if status.status == "taken":
-        assert status.taker is not None and status.trump is not None and status.bid is not None
+        if not (status.taker is not None and status.trump is not None and status.bid is not None):
+            raise InternalError("broken invariant: a taken contract has its taker, trump and bid")
         times = {1: "", 2: ", coinched"}.get(status.bid.multiplier, f", surcoinched (x {status.bid.multiplier})")
         lines.append(f"{status.taker.name} takes {status.bid.value} at {status.trump.letter}{times}")
     return lines

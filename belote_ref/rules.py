@@ -38,9 +38,9 @@ from typing import TYPE_CHECKING, Any
 
 from belote_ref.cards import RANK_LETTERS, Rank, Suit, Trump
 from belote_ref.errors import Diagnostic, RulesetError, UnknownRulesetError
+from belote_ref.located import KeyPath, Located
 from belote_ref.playtables import PlayTables, compile_play_tables
 from belote_ref.registry import Registry, load_registry, ruleset_schema
-from belote_ref.located import KeyPath, Located
 from belote_ref.resources import data_dir
 from belote_ref.ruleview import RuleAreas, RuleView, view_of
 
@@ -542,10 +542,14 @@ def _semantic_checks(params: dict[str, Any], registry: Registry, locate: Any) ->
                                                         "tout_atout.scale_to; found none"))
     for index, packet in enumerate(params["deal.first_packets"]):
         if sum(packet) != 5:
-            diagnostics.append(at("deal.first_packets", f"packet {index + 1} {packet} deals {sum(packet)} cards; expected 5"))
+            diagnostics.append(
+                at("deal.first_packets", f"packet {index + 1} {packet} deals {sum(packet)} cards; expected 5")
+            )
     for index, packet in enumerate(params["deal.bid_packets"]):
         if sum(packet) != 8:
-            diagnostics.append(at("deal.bid_packets", f"packet {index + 1} {packet} deals {sum(packet)} cards; expected 8"))
+            diagnostics.append(
+                at("deal.bid_packets", f"packet {index + 1} {packet} deals {sum(packet)} cards; expected 8")
+            )
     if params["bidding.auction"] == "bids" and params["bidding.all_pass"] == "forced_third_round":
         diagnostics.append(at("bidding.all_pass", "forced_third_round needs a turned card; a bids auction "
                                                   "(bidding.auction) allows redeal_next_dealer or redeal_same_dealer"))

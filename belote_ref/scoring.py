@@ -569,7 +569,7 @@ def score_deal(
     # 2. Belote (one per belote suit of the contract: the trump suit, none at SA, each suit at TA).
     credited = _belote_holders(rules, trump, plays) if rules.belote.announcement == "automatic" else announced
     if rules.belote.value == 0:  # a belote worth nothing is no belote, as a carré worth 0 is none
-        for suit, seat in sorted(credited.items()):
+        for _suit, seat in sorted(credited.items()):
             sheet.add(seat.team, 0, "belote.value",
                       f"belote of {seat.name} scores nothing: belote is not played (belote.value 0)")
         credited = {}

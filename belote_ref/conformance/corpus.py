@@ -104,7 +104,9 @@ class Fixture:
 
     def expected(self, ruleset: Ruleset) -> Mapping[str, Any] | None:
         """The expected result under ``ruleset``, or None when the fixture does not apply."""
-        if not predicate_holds(self.data.get("applies_to") or {}, ruleset.params) or not self.fits_auction(ruleset.params):
+        if not predicate_holds(self.data.get("applies_to") or {}, ruleset.params) or not self.fits_auction(
+            ruleset.params
+        ):
             return None
         for branch in self.data["expect"]:
             if predicate_holds(branch.get("when") or {}, ruleset.params):

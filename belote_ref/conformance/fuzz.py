@@ -84,7 +84,7 @@ from belote_ref.conformance.fuzz_shrink import (
     shrink,
 )
 from belote_ref.conformance.runner import Case, CaseResult, RunOptions, run_cases
-from belote_ref.errors import BeloteRefError
+from belote_ref.errors import BeloteRefError, InternalError
 from belote_ref.protocol import KINDS
 from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
@@ -104,7 +104,8 @@ RULESETS_KEPT = 256
 """How many rulesets the plan's caches keep (a long run draws a ruleset per block)."""
 
 VARY_PROBABILITY = 0.5
-"""The chance that a block's ruleset has claimed parameters set to random claimed values rather than being a base one."""
+"""The chance that a block's ruleset has claimed parameters set to random claimed values rather
+than being a base one."""
 
 BLOCK = 64
 """Situations drawn under one ruleset: situations ``64 b`` to ``64 b + 63`` form block ``b``, whose
@@ -264,8 +265,10 @@ class Plan:
         if found is None:
             if len(self._announcing) > RULESETS_KEPT:  # bounded: every block may have a ruleset of its own
                 self._announcing.clear()
-            found = self._announcing[id(rules)] = (rules, compile_ruleset({**rules.params, "announcements.enabled": True},
-                                                                          rules.id))
+            found = self._announcing[id(rules)] = (
+                rules,
+                compile_ruleset({**rules.params, "announcements.enabled": True}, rules.id),
+            )
         return found[1]
 
     def unclaimed(self, rules: Ruleset) -> list[str]:
@@ -377,7 +380,7 @@ def _drawn_ahead(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str
                 hand_over(batch)
                 if batch is None:
                     return
-        except BaseException as error:  # noqa: BLE001 - re-raised in the consuming thread
+        except BaseException as error:
             hand_over(error)
 
     drawer = threading.Thread(target=draw, daemon=True)
@@ -458,7 +461,8 @@ def shrink_shard(options: FuzzOptions, disagreements: Sequence[Disagreement],
 def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: Disagreement) -> Disagreement:
     kind = found.kind
     rules = compile_ruleset(found.params, found.ruleset_id)
-    assert rules is not None
+    if not (rules is not None):
+        raise InternalError("broken invariant: rules is not None")
     expected_of: dict[int, Any] = {}
 
     def usable(candidate: Candidate) -> bool:
@@ -569,7 +573,8 @@ def _distinct(shrunk: Sequence[Disagreement], hello: Mapping[str, Any], seed: in
             finding.count += 1
             continue
         rules = compile_ruleset(disagreement.params, disagreement.ruleset_id)
-        assert rules is not None
+        if not (rules is not None):
+            raise InternalError("broken invariant: rules is not None")
         fields = differing_fields(disagreement.differences) if disagreement.outcome == "fail" else []
         fixture = finding_fixture(kind=disagreement.kind, given=disagreement.given, rules=rules,
                                   expected=disagreement.expected, outcome=disagreement.outcome, got=disagreement.got,

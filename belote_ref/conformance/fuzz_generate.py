@@ -7,15 +7,14 @@ the work and still give exactly what one job gives.
 
 Positions (``legal_plays``, ``trick_winner``) are random cards, with trumps drawn more often than
 chance would (a trick holds about two trumps) so that the trump rules, where implementations go
-wrong most, come up often; a ``legal_plays`` hand is sometimes all trumps. Hands for ``announcements`` are random, or built around a run of one
-suit or a rank held four times. ``score``, ``match`` and ``play`` come from whole random legal
-deals played the short way (:class:`PlayedDeal`: four random hands, a random contract, no
-auction), ``replay`` from whole random deals with their auction
-(:func:`belote_ref.simulate.random_deal`), each played under the situation's ruleset, so that
-their tricks, belote and declarations are consistent. Auctions are random call sequences: mostly
-legal calls, sometimes any call at all (an illegal one, or one after the auction ended). Decks
-for ``deal`` are random orders, with or without a taker.
-"""
+wrong most, come up often; a ``legal_plays`` hand is sometimes all trumps. Hands for
+``announcements`` are random, or built around a run of one suit or a rank held four times.
+``score``, ``match`` and ``play`` come from whole random legal deals played the short way
+(:class:`PlayedDeal`: four random hands, a random contract, no auction), ``replay`` from whole
+random deals with their auction (:func:`belote_ref.simulate.random_deal`), each played under the
+situation's ruleset, so that their tricks, belote and declarations are consistent. Auctions are
+random call sequences: mostly legal calls, sometimes any call at all (an illegal one, or one after
+the auction ended). Decks for ``deal`` are random orders, with or without a taker. """
 
 from __future__ import annotations
 

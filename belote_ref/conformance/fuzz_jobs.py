@@ -16,6 +16,7 @@ from belote_ref.conformance.adapter import (
     SubprocessAdapter,
     open_adapter,
 )
+from belote_ref.errors import InternalError
 
 __all__ = ["KeptAdapter", "KeptSubprocessAdapter", "RunEncoder", "Workers", "close_adapter", "keep_adapter",
            "queue_report"]
@@ -117,7 +118,8 @@ def keep_adapter(impl: str | None, timeout: float) -> KeptAdapter:
     (None: ``belote-ref serve``), a subprocess one kept running across runs."""
     if impl is not None and impl.startswith("python:"):
         adapter = open_adapter(impl, timeout)
-        assert isinstance(adapter, InProcessAdapter)
+        if not (isinstance(adapter, InProcessAdapter)):
+            raise InternalError("broken invariant: isinstance(adapter, InProcessAdapter)")
         return adapter
     return KeptSubprocessAdapter([sys.executable, "-m", "belote_ref.cli", "serve"] if impl is None else impl, timeout)
 

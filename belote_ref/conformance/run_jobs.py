@@ -25,6 +25,7 @@ from belote_ref.conformance.runner import (
     build_cases,
     run_cases,
 )
+from belote_ref.errors import InternalError
 from belote_ref.rules import Ruleset
 
 __all__ = ["CaseInputs", "RunShard", "build_run_cases", "run_sharded"]
@@ -120,5 +121,6 @@ def run_sharded(inputs: CaseInputs, cases: Sequence[Case], impl: str | None, opt
             results.append(result)
             if progress is not None:
                 progress(len(results), len(cases), result)
-    assert hello is not None
+    if not (hello is not None):
+        raise InternalError("broken invariant: hello is not None")
     return hello, results
