@@ -81,16 +81,20 @@ def content_key(kind: str, files: Iterable[Path], extra: str = "") -> str:
     return str(digest.hexdigest())
 
 
+class _UnusableEntry(Exception):
+    """A cache file that is not the entry asked for, or is corrupt: ignored and rebuilt."""
+
+
 def _read(path: Path, key: str) -> Any:
-    """The payload of the cache file at ``path`` for ``key``; raises ValueError or OSError when it
-    is missing, corrupt or for another key."""
+    """The payload of the cache file at ``path`` for ``key``; raises :class:`_UnusableEntry`,
+    ValueError (bad JSON) or OSError when it is missing, corrupt or for another key."""
     with path.open("rb") as stream:
         header = json.loads(stream.readline())
         payload = stream.read()
     if not isinstance(header, dict) or header.get("format") != CACHE_FORMAT or header.get("key") != key:
-        raise ValueError("not this cache entry")
+        raise _UnusableEntry("not this cache entry")
     if header.get("sha256") != _sha256(payload).hexdigest():
-        raise ValueError("corrupt cache entry")
+        raise _UnusableEntry("corrupt cache entry")
     return json.loads(payload)
 
 
@@ -127,7 +131,7 @@ def cached_json(kind: str, files: Iterable[Path], compute: Callable[[], Any],
     if folder is not None:
         try:
             payload = _read(folder / f"{kind}-{key[:24]}.json", key)
-        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError, _UnusableEntry):
             pass
         else:
             if valid(payload):

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from belote_ref.errors import InternalError
 from belote_ref.cards import Seat
 from belote_ref.conformance.corpus import canonical_result, load_corpus
 from belote_ref.conformance.runner import build_cases
@@ -215,7 +216,7 @@ def test_a_tout_atout_belote_mapping_is_renamed_by_its_keys() -> None:
     renamed_given, renamed_answer = permute_suits("score", given_, answer, "HDCS")
     assert renamed_given["belote"] == {"H": "N", "S": "E"} and renamed_given["trump"] == "TA"
     assert renamed_answer["belote"] == {"H": "NS", "S": "EW"}
-    with pytest.raises(ValueError):
+    with pytest.raises(InternalError):
         permute_suits("score", given_, answer, "HHCS")
 
 

@@ -334,6 +334,11 @@ def replay_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
 def match_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
     deals = []
     for _ in range(rng.randint(1, 6)):
+        if is_bidding(rules):  # a deal of the family needs its bid: score_given plays its auction
+            given = score_given(rng, rules)
+            if given is not None:
+                deals.append(given)
+            continue
         deal = _short_deal(rng, rules)
         if deal is not None:
             deals.append(deal.score_given())

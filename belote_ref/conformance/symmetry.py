@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from belote_ref.errors import InternalError
+
 __all__ = ["SUIT_PERMUTATIONS", "SYMMETRIC_KINDS", "permute_suits", "rotate_seats", "swap_suits", "variants"]
 
 SUITS = "SHDC"
@@ -133,7 +135,7 @@ def permute_suits(kind: str, given: Mapping[str, Any], result: Mapping[str, Any]
     """``given`` and ``result`` with the suits S H D C renamed ``order[0]``, ``order[1]``, ... (a
     permutation of ``SHDC``) everywhere: cards, suits, the keys of the tout-atout belotes."""
     if sorted(order) != sorted(SUITS):
-        raise ValueError(f"not a permutation of {SUITS}: {order!r}")
+        raise InternalError(f"not a permutation of {SUITS}: {order!r}")
     suits = dict(zip(SUITS, order, strict=True))
 
     def suit(token: Any) -> Any:
