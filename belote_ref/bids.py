@@ -31,7 +31,7 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from belote_ref.cards import DECK, SEATS, Card, CardSet, Seat, Suit, Trump, trump_of
 from belote_ref.errors import BeloteRefError, IllegalCallError, InternalError
@@ -366,13 +366,26 @@ def run_bid_auction(rules: Ruleset, dealer: Seat, calls: Sequence[str]) -> BidSt
     at the first illegal call.
     """
     auction = BidAuction(rules, dealer)
+    make_calls(auction, calls)
+    return auction.status
+
+
+class _Calling(Protocol):
+    def call(self, token: str) -> object: ...
+
+
+def make_calls(auction: _Calling, calls: Sequence[str]) -> None:
+    """Say ``calls`` in order on ``auction`` (the family's or the classic one).
+
+    Raises :class:`~belote_ref.errors.IllegalCallError` with ``index`` (0-based into ``calls``)
+    at the first illegal call.
+    """
     for index, token in enumerate(calls):
         try:
             auction.call(token)
         except IllegalCallError as error:
             error.index = index
             raise
-    return auction.status
 
 
 def legal_calls(auction: BidAuction) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from belote_ref.announcements import Declaration
-from belote_ref.bids import Bid
+from belote_ref.bids import Bid, make_calls
 from belote_ref.cards import DECK, SEATS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump, trump_of
 from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError, InternalError
 from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask
@@ -243,12 +243,7 @@ def run_auction(rules: Ruleset, dealer: Seat, turned: Card, calls: Sequence[str]
     at the first illegal call.
     """
     auction = Auction(rules, dealer, turned)
-    for index, token in enumerate(calls):
-        try:
-            auction.call(token)
-        except IllegalCallError as error:
-            error.index = index
-            raise
+    make_calls(auction, calls)
     return auction.status
 
 

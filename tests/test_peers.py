@@ -52,11 +52,15 @@ PEERS = {
             "deal.packets.dealer-s-shuffled-deck",
             "deal.packets.dealer-w-shuffled-deck",
             "deal.packets.index-order-deck",
+            "deal.completion.dealer-takes-round2-one-card-at-a-time",
+            "deal.completion.eldest-takes-tout-atout-one-card-at-a-time",
+            "deal.completion.round2-taker-one-card-at-a-time",
         )),
         # Carrés of 7s and 8s detected as combinations worth 0 (belote.scoring.detect_carres).
         ("announcements.carres.four-eights-are-nothing", "belote-cli"),
         ("announcements.carres.four-eights-leave-the-tierce-whole", "belote-cli"),
         ("announcements.carres.four-sevens-are-nothing", "belote-cli"),
+        ("announcements.tout-atout.four-eights-nothing-a-quarte-stays", "belote-cli"),
         # Equal best sequences: the tie goes to the first declarer counted from the taker, not from
         # eldest (belote.scoring.resolve_declarations, seat_order = (taker, ...)).
         ("score.announcements.equal-tierces-first-declarer-from-eldest", "belote-cli"),

@@ -672,7 +672,7 @@ def test_the_downloads_are_published_and_listed(site: Path) -> None:
 def test_the_implementations_page_gives_engine_by_ruleset_not_sent_reasons_and_departures(site: Path) -> None:
     page = (site / "fr" / "implementations" / "index.html").read_text(encoding="utf-8")
     assert "Moteur × variante" in page and "Non envoyés (n/a), par raison" in page
-    assert '<span lang="en">kind auction not supported</span>' in page
+    assert '<span lang="en">kind announcements not supported</span>' in page
     assert "Écarts par rapport aux variantes livrées" in page and "#play.undertrump_over_opponent" in page
 
 
