@@ -220,9 +220,15 @@ def _replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
 def _make_calls(state: DealState | BidDeal, given: Mapping[str, Any]) -> dict[str, Any] | None:
     """Make the recorded ``calls`` of a replay on ``state``: None, or the rejection of the first
     illegal call (the classic auction and the family's alike)."""
-    rejected = _make_calls(state, given)
-    if rejected is not None:
-        return rejected
+    calls = given.get("calls") or []
+    if not isinstance(calls, list):
+        raise GivenError(f"given.calls must be a list; found {calls!r}")
+    for index, call in enumerate(calls):
+        try:
+            state.call(str(call))
+        except BeloteRefError as error:
+            error.index = index
+            return _rejected(error, "illegal_call")
     return None
 
 
@@ -401,15 +407,9 @@ def _bid_replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
         raise
     except BeloteRefError as error:
         return _rejected(error, "bad_deal")
-    calls = given.get("calls") or []
-    if not isinstance(calls, list):
-        raise GivenError(f"given.calls must be a list; found {calls!r}")
-    for index, call in enumerate(calls):
-        try:
-            state.call(str(call))
-        except BeloteRefError as error:
-            error.index = index
-            return _rejected(error, "illegal_call")
+    rejected = _make_calls(state, given)
+    if rejected is not None:
+        return rejected
     result = _replay_play(rules, state, given)
     if "contract" in result and state.bid is not None:
         result["bid"] = state.bid.to_json()
