@@ -236,10 +236,17 @@ def parse_card(token: str) -> Card:
 
 
 def parse_cards(tokens: str | Iterable[str]) -> list[Card]:
-    """Parse a space-separated string or a list of tokens, keeping their order."""
+    """Parse a space-separated string or a list of tokens, keeping their order.
+
+    Raises :class:`NotationError` naming the first token that is not a card."""
     if isinstance(tokens, str):
         tokens = tokens.split()
-    return [parse_card(token) for token in tokens]
+    elif not isinstance(tokens, list | tuple):
+        tokens = list(tokens)  # read twice when a token is bad
+    try:
+        return list(map(_BY_TOKEN.__getitem__, tokens))
+    except (KeyError, TypeError):  # the token-by-token path names the bad one
+        return [parse_card(token) for token in tokens]
 
 
 def format_cards(cards: Iterable[int]) -> list[str]:
@@ -411,7 +418,9 @@ class CardSet(Set[Card]):
 
     def tokens(self) -> list[str]:
         """Canonical tokens in canonical order."""
-        return [str(card) for card in self]
+        mask = self.mask
+        spades, hearts, diamonds, clubs = _SUIT_TOKENS
+        return [*spades[mask & 0xFF], *hearts[mask >> 8 & 0xFF], *diamonds[mask >> 16 & 0xFF], *clubs[mask >> 24]]
 
     def __str__(self) -> str:
         return " ".join(self.tokens())
@@ -435,6 +444,13 @@ _set_mask = CardSet.__dict__["mask"].__set__
 #: The two steps of :func:`cardset_of_mask`, for a hot path that cannot afford the call: a new
 #: CardSet object, then its mask set.
 CARDSET_FROM_MASK: Final = (_new_object, _set_mask)
+
+#: ``_SUIT_TOKENS[suit][byte]``: the tokens of the cards of ``suit`` whose ranks are the bits of
+#: ``byte``, in rank order (what :meth:`CardSet.tokens` reads a suit at a time).
+_SUIT_TOKENS: Final = tuple(
+    tuple(tuple(str(CARDS[suit * 8 + rank]) for rank in range(8) if byte >> rank & 1) for byte in range(256))
+    for suit in range(4)
+)
 
 
 def cardset_of_mask(mask: int) -> CardSet:

@@ -21,7 +21,7 @@ from belote_ref.bid_deal import BidDeal
 from belote_ref.bids import Bid, deal_bid_hands, is_bidding, parse_bid, run_bid_auction
 from belote_ref.cards import CardSet, Seat, Suit, Team, Trump, parse_card, parse_cards, trump_of
 from belote_ref.deal import DealState, Phase, complete_hands, deal_first_hands, play_out, run_auction
-from belote_ref.errors import BeloteRefError, InternalError
+from belote_ref.errors import BeloteRefError, InternalError, NotationError
 from belote_ref.hello import KINDS, PROTOCOL_VERSION, hello  # the hello is answered before the engine loads
 from belote_ref.jsonlines import JsonLineError, binary_input, decode_json_line, one_line, read_lines
 from belote_ref.match import Match
@@ -88,7 +88,10 @@ def _belote(rules: Ruleset, trump: Suit | Trump, data: Any) -> Belote:
 def _cards(tokens: Any) -> list[Any]:
     if not isinstance(tokens, list):
         raise GivenError(f"expected a list of cards; found {tokens!r}")
-    return parse_cards([str(t) for t in tokens])
+    try:
+        return parse_cards(tokens)
+    except NotationError:  # the error names the token as text, whatever its JSON type
+        return parse_cards([str(t) for t in tokens])
 
 
 def _trick(data: Any) -> Trick:

@@ -49,6 +49,8 @@ Contract = Literal["made", "down", "litige", "replay"]
 
 #: The parameter holding a contract's card points, by trump (the suits, then SA and TA).
 _POINTS_RULE = ("cards.trump_points",) * 4 + ("sans_atout.card_points", "tout_atout.card_points")
+_POINTS_NOTE = ("card points in the tricks won (cards.trump_points, cards.plain_points)",) * 4 + tuple(
+    f"card points in the tricks won ({rule})" for rule in _POINTS_RULE[4:])
 _ON_TIE: dict[str, Contract] = {
     "litige": "litige",
     "takers_fail": "down",
@@ -60,19 +62,69 @@ CARDS_PER_TRICK = 4
 _TEAMS = (Team.NS, Team.EW)
 
 
-@dataclass(frozen=True, slots=True)
 class ScoreLine:
     """One item of a deal's score sheet.
 
     ``points`` is what the line adds to ``team``'s deal score (0 for a line that only explains a
     decision or a loss, negative for a rounding down); ``rule`` is the registry parameter id the
     line comes from; ``note`` says why in words.
+
+    The note is written when it is first read: most sheets (a simulation's, a replay's, a protocol
+    answer's) are never read, and writing every note cost a fifth of the scoring. A line may
+    therefore be built with a :meth:`str.format` template and its ``arguments``, taken as they are
+    when the line is made. Immutable, compared and hashed by the four values, as a frozen dataclass.
     """
 
+    __slots__ = ("_arguments", "_note", "points", "rule", "team")
     team: Team
     points: int
     rule: str
-    note: str
+    _note: str
+    _arguments: tuple[object, ...]
+
+    def __init__(self, team: Team, points: int, rule: str, note: str, *arguments: object) -> None:
+        setter = object.__setattr__
+        setter(self, "team", team)
+        setter(self, "points", points)
+        setter(self, "rule", rule)
+        setter(self, "_note", note)
+        setter(self, "_arguments", arguments)
+
+    @property
+    def note(self) -> str:
+        """Why, in words."""
+        if self._arguments:
+            object.__setattr__(self, "_note", self._note.format(*self._arguments))
+            object.__setattr__(self, "_arguments", ())
+        return self._note
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("ScoreLine is immutable")
+
+    def _key(self) -> tuple[Team, int, str, str]:
+        return self.team, self.points, self.rule, self.note
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ScoreLine) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"ScoreLine(team={self.team!r}, points={self.points!r}, rule={self.rule!r}, note={self.note!r})"
+
+
+class _Words:
+    """Words of a note written only when the note is: ``format(_Words(function, *arguments))``."""
+
+    __slots__ = ("arguments", "function")
+
+    def __init__(self, function: Callable[..., str], *arguments: object) -> None:
+        self.function = function
+        self.arguments = arguments
+
+    def __format__(self, spec: str) -> str:
+        return format(self.function(*self.arguments), spec)
 
 
 @dataclass(frozen=True)
@@ -172,7 +224,7 @@ class _Play(NamedTuple):
 
 def _check_tricks(
     rules: Ruleset, dealer: Seat, trump: Suit | Trump, tricks: Sequence[Trick]
-) -> tuple[tuple[Seat, ...], dict[int, _Play]]:
+) -> tuple[tuple[Seat, ...], _TrustedPlays]:
     """Check the tricks in deal order and return (trick winners, who played each card and when).
 
     For each trick in turn: it must hold 4 cards (``wrong_trick_count``), no card seen before
@@ -182,7 +234,6 @@ def _check_tricks(
     reported.
     """
     winners: list[Seat] = []
-    plays: dict[int, _Play] = {}
     leader = dealer.next
     strength = rules.strength[trump]
     seen = 0
@@ -210,12 +261,8 @@ def _check_tricks(
                 code="wrong_leader",
                 index=index,
             )
-        first = trick.leader
-        base = index * CARDS_PER_TRICK
-        for offset, card in enumerate(trick.cards):
-            plays[card] = _Play(SEATS[(first + offset) & 3], base + offset)
         seen |= trick_mask
-        leader = SEATS[(first + _winning_index(strength, trick.cards)) & 3]
+        leader = SEATS[(leader + _winning_index(strength, trick.cards)) & 3]
         winners.append(leader)
     if len(tricks) != TRICKS_PER_DEAL:
         raise InconsistentDealError(
@@ -223,7 +270,8 @@ def _check_tricks(
             code="wrong_trick_count",
             index=min(len(tricks), TRICKS_PER_DEAL),
         )
-    return tuple(winners), plays
+    # Checked, the tricks hold each card once: who played it is read off them when asked.
+    return tuple(winners), _TrustedPlays(tricks)
 
 
 class _TrustedPlays:
@@ -268,7 +316,7 @@ def _trusted_tricks(
 
 
 def _belote_holders(rules: Ruleset, trump: Suit | Trump,
-                    plays: Mapping[int, _Play] | _TrustedPlays) -> dict[Suit, Seat]:
+                    plays: _TrustedPlays) -> dict[Suit, Seat]:
     """For each belote suit of the contract (``rules.belote_suits``), the seat that played both its
     king and its queen, when one did."""
     suits = rules.belote_suits[trump]
@@ -281,7 +329,7 @@ def _belote_holders(rules: Ruleset, trump: Suit | Trump,
         return holders
     if not suits:
         return holders
-    masks = plays.seat_masks() if isinstance(plays, _TrustedPlays) else _seat_masks(plays)
+    masks = plays.seat_masks()
     for suit in suits:
         pair = _KING_QUEEN[suit]
         for seat in SEATS:
@@ -295,16 +343,9 @@ def _belote_holders(rules: Ruleset, trump: Suit | Trump,
 _KING_QUEEN = tuple((1 << Card.of(Rank.KING, suit)) | (1 << Card.of(Rank.QUEEN, suit)) for suit in Suit)
 
 
-def _seat_masks(plays: Mapping[int, _Play]) -> list[int]:
-    """The cards each seat played, as masks indexed by seat."""
-    masks = [0, 0, 0, 0]
-    for card, play in plays.items():
-        masks[play.seat] |= 1 << card
-    return masks
-
 
 def _announced_belotes(rules: Ruleset, trump: Suit | Trump, belote: Belote,
-                       plays: Mapping[int, _Play] | _TrustedPlays) -> dict[Suit, Seat]:
+                       plays: _TrustedPlays) -> dict[Suit, Seat]:
     """The belotes announced, as suit -> seat, each checked against who played the king and queen.
 
     A seat names the belote of the contract's only belote suit (the trump suit); a mapping names
@@ -341,7 +382,7 @@ def _announced_belotes(rules: Ruleset, trump: Suit | Trump, belote: Belote,
 
 
 def _check_declarations(
-    rules: Ruleset, trump: Suit | Trump, declarations: Sequence[Declaration], plays: Mapping[int, _Play] | _TrustedPlays
+    rules: Ruleset, trump: Suit | Trump, declarations: Sequence[Declaration], plays: _TrustedPlays
 ) -> list[Declaration]:
     """Re-derive every declaration from the cards its seat played; return the rebuilt declarations.
 
@@ -440,8 +481,10 @@ class _Sheet:
         self.lines: list[ScoreLine] = []
         self.score: dict[Team, int] = {team: 0 for team in _TEAMS}
 
-    def add(self, team: Team, points: int, rule: str, note: str) -> None:
-        self.lines.append(ScoreLine(team, points, rule, note))
+    def add(self, team: Team, points: int, rule: str, note: str, *arguments: object) -> None:
+        """A line; ``note`` is a :meth:`str.format` template when ``arguments`` are given (see
+        :class:`ScoreLine`): pass values, never an object changed afterwards."""
+        self.lines.append(ScoreLine(team, points, rule, note, *arguments))
         self.score[team] += points
 
 
@@ -600,7 +643,7 @@ def score_deal(
 
     # 3. Announcements (every combination of every hand with announcements.declared automatic).
     if rules["announcements.enabled"] and rules["announcements.declared"] == "automatic":
-        masks = plays.seat_masks() if isinstance(plays, _TrustedPlays) else _seat_masks(plays)
+        masks = plays.seat_masks()
         declarations = [Declaration(seat, combination) for seat in (SEATS[(eldest + i) & 3] for i in range(4))
                         for combination in combinations(rules, trump, CardSet(masks[seat]))]
     ann = {team: 0 for team in _TEAMS}
@@ -648,8 +691,8 @@ def score_deal(
     if pot_in > 0 and contract in ("made", "down"):
         receiver = takers if contract == "made" else defenders
         sheet.add(receiver, pot_in, "scoring.litige.pot_to",
-                  f"litige pot of {pot_in} paid to the {'takers' if contract == 'made' else 'defenders'} "
-                  f"({receiver.value}), who win this deal ({contract})")
+                  "litige pot of {0} paid to the {1} ({2.value}), who win this deal ({3})",
+                  pot_in, "takers" if contract == "made" else "defenders", receiver, contract)
         pot_out = 0
 
     # 7. Rounding.
@@ -703,29 +746,39 @@ def _contract(
     count_belote = rules.scoring.contract.count_belote
     count_ann = rules.scoring.contract.count_announcements
 
-    def counted(team: Team) -> tuple[int, str]:
-        parts = [f"{card_points[team]} cards"]
-        total = card_points[team]
-        if bel[team] and (count_belote == "both_sides" or (count_belote == "takers_only" and team is takers)):
-            total += bel[team]
-            parts.append(f"{bel[team]} belote")
-        if count_ann and ann[team]:
-            total += ann[team]
-            parts.append(f"{ann[team]} announcements")
-        return total, " + ".join(parts)
+    def counted(team: Team) -> tuple[int, int, int]:
+        """The team's card points, and the belote and announcement points counted with them."""
+        belote = bel[team] if count_belote == "both_sides" or (count_belote == "takers_only" and team is takers) else 0
+        return card_points[team], belote, ann[team] if count_ann else 0
 
-    taker_total, taker_text = counted(takers)
-    defender_total, defender_text = counted(defenders)
-    comparison = f"takers {taker_text} = {taker_total} vs defenders {defender_text} = {defender_total}"
+    taker_parts, defender_parts = counted(takers), counted(defenders)
+    taker_total, defender_total = sum(taker_parts), sum(defender_parts)
+    comparison = _Words(_comparison_words, taker_parts, defender_parts)
     if taker_total != defender_total:
         made = taker_total > defender_total
-        sheet.add(takers, 0, "scoring.contract.test",
-                  f"compare_totals: {comparison}: contract {'made' if made else 'down'}")
+        sheet.add(takers, 0, "scoring.contract.test", "compare_totals: {0}: contract {1}",
+                  comparison, "made" if made else "down")
         return "made" if made else "down"
     on_tie = rules.scoring.contract.on_tie
     outcome = _ON_TIE[on_tie]
-    sheet.add(takers, 0, "scoring.contract.on_tie", f"compare_totals tie: {comparison}: on_tie {on_tie} -> {outcome}")
+    sheet.add(takers, 0, "scoring.contract.on_tie", "compare_totals tie: {0}: on_tie {1} -> {2}",
+              comparison, on_tie, outcome)
     return outcome
+
+
+def _comparison_words(takers: tuple[int, int, int], defenders: tuple[int, int, int]) -> str:
+    """``takers 81 cards + 20 belote = 101 vs defenders 81 cards = 81``: what each side counted."""
+
+    def words(parts: tuple[int, int, int]) -> str:
+        cards, belote, announcements = parts
+        said = [f"{cards} cards"]
+        if belote:
+            said.append(f"{belote} belote")
+        if announcements:
+            said.append(f"{announcements} announcements")
+        return f"{' + '.join(said)} = {sum(parts)}"
+
+    return f"takers {words(takers)} vs defenders {words(defenders)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -773,11 +826,9 @@ class _Context:
                       f"x {target} / {raw_total} -> {self.card_points[team]} (tout_atout.rounding {rounding})")
             return
         rule = _POINTS_RULE[self.trump]
-        note = ("card points in the tricks won (cards.trump_points, cards.plain_points)" if rule == _POINTS_RULE[0]
-                else f"card points in the tricks won ({rule})")
-        sheet.add(team, self.raw[team], rule, note)
+        sheet.add(team, self.raw[team], rule, _POINTS_NOTE[self.trump])
         if self.capot is None and self.last_team is team:
-            sheet.add(team, bonus, "scoring.last_trick_bonus", f"dix de der: trick 8 won by {self.last_seat.name}")
+            sheet.add(team, bonus, "scoring.last_trick_bonus", "dix de der: trick 8 won by {0.name}", self.last_seat)
 
     def belote(self, team: Team, note: str = "") -> None:
         """The line for ``team``'s own belote, if it has one."""
@@ -993,5 +1044,5 @@ def _round(
         rounded = {team: _ROUNDERS[mode](score[team]) for team in _TEAMS}
     for team in _TEAMS:
         if rounded[team] != score[team]:
-            sheet.add(team, rounded[team] - score[team], "scoring.rounding.mode",
-                      f"{mode}: {score[team]} -> {rounded[team]}")
+            sheet.add(team, rounded[team] - score[team], "scoring.rounding.mode", "{0}: {1} -> {2}",
+                      mode, score[team], rounded[team])
