@@ -198,7 +198,10 @@ def _runs(rules: Ruleset, cards: CardSet) -> list[list[Card]]:
     """The maximal runs of at least three cards, each from its lowest card to its highest."""
     order = rules.sequence_order[::-1]  # lowest first
     runs: list[list[Card]] = []
+    mask = cards.mask
     for suit in Suit:
+        if (mask >> (suit * 8) & 0xFF).bit_count() < _MIN_RUN:  # most suits of a hand: no run to look for
+            continue
         run: list[Card] = []
         for rank in order:
             card = Card.of(rank, suit)
@@ -223,12 +226,17 @@ def _sequence_of_run(rules: Ruleset, run: list[Card]) -> Combination:
 
 def _carres(rules: Ruleset, trump: Suit | Trump, hand: CardSet) -> list[Combination]:
     found = []
-    for rank in Rank:
-        four = CardSet(Card.of(rank, suit) for suit in Suit)
-        value = _carre_value(rules, trump, rank)
-        if value > 0 and four & hand == four:
-            found.append(Combination(CARRE, four, value, rank))
+    mask = hand.mask
+    for rank, four in zip(Rank, _FOURS, strict=True):
+        if mask & four.mask == four.mask:
+            value = _carre_value(rules, trump, rank)
+            if value > 0:
+                found.append(Combination(CARRE, four, value, rank))
     return found
+
+
+#: The four cards of each rank, in rank order.
+_FOURS: Final = tuple(CardSet(Card.of(rank, suit) for suit in Suit) for rank in Rank)
 
 
 def _sort_key(combination: Combination) -> tuple[int, int, tuple[int, ...]]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Final
+from typing import Any, Final
 
 from belote_ref.announcements import Declaration, combinations
 from belote_ref.bid_deal import BidDeal
@@ -43,7 +43,7 @@ from belote_ref.errors import InternalError
 from belote_ref.play import legal_mask
 from belote_ref.rules import Ruleset
 
-__all__ = ["BELOTE_PROBABILITY", "TAKE_PROBABILITY", "random_deal", "random_deals"]
+__all__ = ["BELOTE_PROBABILITY", "TAKE_PROBABILITY", "random_deal", "random_deals", "shuffle"]
 
 TAKE_PROBABILITY: Final = 0.25
 """The chance that a seat takes in round 1, or names a suit in round 2, instead of passing."""
@@ -171,10 +171,35 @@ def _play(state: DealState, rng: random.Random, checked: bool) -> None:
     for _ in range(32):
         cards = state.trick_cards
         leader = state.leader
-        mask = legal(rules, trump, hands[(leader + len(cards)) & 3], leader, tuple(cards))
+        # A lead may be any card (legal_mask's own first answer), without the call.
+        mask = legal(rules, trump, hands[(leader + len(cards)) & 3], leader, tuple(cards)) if cards else hands[leader]
         for _ in range(int(random_() * mask.bit_count())):  # keep the k-th legal card, k uniform
             mask &= mask - 1
         play(cards_[(mask & -mask).bit_length() - 1])
+
+
+#: For each swap of a shuffle of 32 items: the position, how many items it draws among, the bits drawn.
+_SWAPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(31, 0, -1))
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """Shuffle 32 ``items`` in place into exactly the order ``rng.shuffle(items)`` gives.
+
+    The same Fisher-Yates swaps over ``getrandbits`` as :meth:`random.Random.shuffle`, the draws
+    written inline: its 31 calls of ``_randbelow`` were a tenth of a random deal. Any other
+    generator (a subclass, another length) is handed to ``rng.shuffle`` itself;
+    ``tests/test_simulate_shuffle.py`` checks the two agree, so a Python that shuffles otherwise is
+    seen at once.
+    """
+    if type(rng) is not random.Random or len(items) != 32:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i, n, bits in _SWAPS:
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
 
 
 def random_deal(
@@ -209,7 +234,7 @@ def random_deal(
     The same ``rng`` state always gives the same deal.
     """
     deck: list[Card] = list(CARDS)
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     if dealer is None:
         dealer = Seat(int(rng.random() * 4))
     state: DealState

@@ -28,7 +28,7 @@ from belote_ref.cards import CARDS, CardSet, Seat
 from belote_ref.deal import Phase, run_auction
 from belote_ref.errors import BeloteRefError
 from belote_ref.play import Trick, legal_mask, trick_winner
-from belote_ref.simulate import BELOTE_PROBABILITY, random_deal
+from belote_ref.simulate import BELOTE_PROBABILITY, random_deal, shuffle
 from belote_ref.simulate import _may_hold_combination as may_hold_combination
 
 __all__ = ["GENERATORS", "block_rng", "random_parameters", "score_given_of", "situation_rng"]
@@ -171,7 +171,7 @@ def auction_given(rng: random.Random, rules: Any) -> dict[str, Any]:
 
 def deal_given(rng: random.Random, rules: Any) -> dict[str, Any]:
     deck = list(CARD_TOKENS)
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     given: dict[str, Any] = {"dealer": _seat(rng), "deck": deck}
     if rng.random() < 0.5 and not is_bidding(rules):
         given["taker"] = _seat(rng)
@@ -229,7 +229,7 @@ class PlayedDeal:
 
     def __init__(self, rng: random.Random, rules: Any) -> None:
         deck = list(range(32))
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         dealer = rng.randrange(4)
         taker = rng.randrange(4)
         trump = rng.choice(sorted(rules.trumps))
@@ -268,7 +268,7 @@ class PlayedDeal:
             cards: list[int] = []
             for position in range(4):
                 seat = (leader + position) & 3
-                mask = legal_mask(rules, trump, hands[seat], leader, tuple(cards))
+                mask = legal_mask(rules, trump, hands[seat], leader, tuple(cards)) if position else hands[seat]
                 for _ in range(int(random_() * mask.bit_count())):  # keep the k-th legal card, k uniform
                     mask &= mask - 1
                 card = (mask & -mask).bit_length() - 1
