@@ -27,7 +27,7 @@ from belote_ref.cards import Seat, Suit, Team, Trump
 from belote_ref.errors import MatchOverError
 from belote_ref.play import Trick
 from belote_ref.rules import Ruleset
-from belote_ref.scoring import Belote, DealScore, score_deal
+from belote_ref.scoring import Belote, DealScore, final_deal_matters, score_deal
 
 __all__ = ["Match"]
 
@@ -84,7 +84,7 @@ class Match:
             # The deal is final when, scored as the final deal, it ends the match.
             result = score(True)
             ended, winner = self._outcome(result, taker, counted)
-            if not ended:
+            if not ended and final_deal_matters(self.rules, result):
                 result = score(False)
                 ended, winner = self._outcome(result, taker, counted)
         self.deals_counted = counted

@@ -41,6 +41,7 @@ __all__ = [
     "InconsistentDealError",
     "ScoreLine",
     "deal_total",
+    "final_deal_matters",
     "score_deal",
 ]
 
@@ -709,6 +710,15 @@ def score_deal(
         pot=pot_out,
         lines=tuple(sheet.lines),
     )
+
+
+def final_deal_matters(rules: Ruleset, score: DealScore) -> bool:
+    """Whether ``score``, a deal scored as the final deal of a match, would differ scored as any
+    other deal: only a litige (``scoring.litige.on_final_deal``) and the rounding skipped on the
+    final deal (``scoring.rounding.final_deal_exact``) look at ``final_deal``. A match then scores
+    most deals once instead of twice."""
+    rounding = rules.scoring.rounding
+    return score.contract == "litige" or (rounding.final_deal_exact and rounding.mode != "none")
 
 
 def _contract(

@@ -6,14 +6,19 @@ The deals below were built by hand; the card points of every trick are written b
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from belote_ref import Ruleset, Seat, Suit, Team, find_ruleset, parse_cards
 from belote_ref.match import Match
 from belote_ref.play import Trick
+from belote_ref.scoring import final_deal_matters, score_deal
+from belote_ref.simulate import random_deal
 
 
 @dataclass(frozen=True)
@@ -213,3 +218,31 @@ class TestRounding:
         rules = variant(scoring__rounding__mode="nearest_10_half_up", scoring__rounding__final_deal_exact=exact,
                         game__end="deals", game__deal_limit=1)
         assert totals(play(rules, B)) == [first]
+
+
+# ----------------------------------------------------------------- scored once when final changes nothing
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32), choice=st.integers(min_value=0, max_value=11))
+def test_a_deal_final_deal_matters_leaves_alone_scores_the_same_final_or_not(seed: int, choice: int) -> None:
+    """Match.play_deal scores a deal a second time (not as the final deal) only when
+    final_deal_matters says the final scoring could differ; elsewhere the two must be equal."""
+    rounding = ("none", "nearest_10_half_up", "complement_160")[choice % 3]
+    rules = Ruleset.from_parameters({**find_ruleset("classic").params, "scoring.rounding.mode": rounding,
+                                     "scoring.rounding.final_deal_exact": bool(choice & 4),
+                                     "scoring.litige.on_final_deal": ("each_scores_own", "pot_unpaid")[choice >> 3 & 1],
+                                     "scoring.contract.on_tie": "litige"})
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(40):
+        state = random_deal(rules, rng, pot=rng.choice((0, 0, 81)))
+        if state.score is None:
+            continue
+        arguments = {"dealer": state.dealer, "taker": state.taker, "trump": state.trump, "tricks": state.tricks,
+                     "belote": state.belote, "announcements": state.declarations, "pot": state.pot}
+        final, other = score_deal(rules, final_deal=True, **arguments), score_deal(rules, final_deal=False, **arguments)
+        if not final_deal_matters(rules, final):
+            assert (final.to_json(), final.lines) == (other.to_json(), other.lines)
+            checked += 1
+    assert checked or (rounding != "none" and choice & 4)
