@@ -329,9 +329,18 @@ def _replay_verdicts(path: str, args: argparse.Namespace,
 
 
 def cmd_conformance_lint(args: argparse.Namespace) -> int:
+    from belote_ref.conformance.corpus import iter_fixture_paths
     from belote_ref.conformance.lint import lint
 
-    paths = [Path(p) for p in args.paths] if args.paths else None
+    paths: list[Path] | None = None
+    if args.paths:
+        paths = []
+        for named in map(Path, args.paths):
+            found = list(iter_fixture_paths(named)) if named.is_dir() else [named]
+            if not found:
+                print(f"{named}: no fixture file (*.yaml) in this folder", file=sys.stderr)
+                return EXIT_FAILED
+            paths.extend(found)
     count, problems = lint(paths)
     for problem in problems:
         print(problem, file=sys.stderr)

@@ -86,6 +86,20 @@ def test_non_canonical_format(tmp_path: Path) -> None:
     assert messages([path]) == []
 
 
+def test_a_folder_is_linted_file_by_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "sub").mkdir()
+    write(tmp_path / "sub", "a.yaml", LEGAL)
+    write(tmp_path, "b.yaml", LEGAL)
+    assert main(["conformance", "lint", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "duplicate id 'play.undertrump.cannot-overtrump-opponent'" in err
+    assert "2 fixture file(s): 1 problem(s)" in err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["conformance", "lint", str(empty)]) == 1
+    assert f"{empty}: no fixture file (*.yaml) in this folder" in capsys.readouterr().err
+
+
 def test_yaml_syntax_error(tmp_path: Path) -> None:
     path = tmp_path / "broken.yaml"
     path.write_text("id: x\nkind: [legal_plays\n")
