@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from belote_ref.bids import Bid, BidAuction, BidStatus, deal_bid_hands
 from belote_ref.cards import DECK, SEATS, Card, CardSet, Seat
-from belote_ref.deal import DealState, Phase
+from belote_ref.deal import DealState, Phase, check_hands
 from belote_ref.errors import BeloteRefError, IllegalCallError, InternalError
 from belote_ref.rules import Ruleset
 from belote_ref.scoring import score_deal
@@ -41,14 +41,7 @@ class BidDeal(DealState):
     @classmethod
     def from_bid_hands(cls, rules: Ruleset, dealer: Seat, hands: Mapping[Seat, CardSet]) -> BidDeal:
         """A deal from recorded 8-card hands; raises ``bad_deal`` unless they are the 32 cards."""
-        seen = 0
-        for seat in SEATS:
-            hand = hands[seat]
-            if len(hand) != 8 or hand.mask & seen:
-                raise BeloteRefError(f"{seat.name}'s hand must be 8 cards not dealt elsewhere; found {hand}",
-                                     code="bad_deal")
-            seen |= hand.mask
-        if seen != DECK.mask:
+        if check_hands(hands, 8) != DECK.mask:
             raise BeloteRefError("the four hands must make the 32 cards", code="bad_deal")
         return cls(rules, dealer, hands)
 

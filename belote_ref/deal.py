@@ -44,6 +44,7 @@ __all__ = [
     "DealState",
     "Phase",
     "PlayedDeal",
+    "check_hands",
     "complete_hands",
     "deal_first_hands",
     "play_out",
@@ -63,6 +64,21 @@ def _check_deck(deck: Sequence[Card]) -> None:
             f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
             code="bad_deck",
         )
+
+
+def check_hands(hands: Mapping[Seat, CardSet], size: int, *, seen: int = 0, what: str = "hand",
+                index: int | None = None) -> int:
+    """The cards of the four ``hands`` and of ``seen``, as one mask.
+
+    Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_deal``, with ``index`` when
+    given) naming the first seat whose ``what`` is not ``size`` cards dealt nowhere else."""
+    for seat in SEATS:
+        hand = hands[seat]
+        if len(hand) != size or hand.mask & seen:
+            raise BeloteRefError(f"{seat.name}'s {what} must be {size} cards not dealt elsewhere; found {hand}",
+                                 code="bad_deal", index=index)
+        seen |= hand.mask
+    return seen
 
 
 def _deal_masks(packets: Sequence[int], start: int, deck: Sequence[Card], position: int,
@@ -330,13 +346,7 @@ class DealState:
         Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_deal``) when the cards
         are not 32 distinct cards in the right numbers.
         """
-        seen = turned.mask
-        for seat in Seat:
-            hand = first_hands[seat]
-            if len(hand) != 5 or hand.mask & seen:
-                raise BeloteRefError(f"{seat.name}'s first hand must be 5 cards not dealt elsewhere; found {hand}",
-                                     code="bad_deal")
-            seen |= hand.mask
+        seen = check_hands(first_hands, 5, seen=turned.mask, what="first hand")
         if completion is not None:
             for seat in Seat:
                 extra = completion[seat]
@@ -568,13 +578,7 @@ def play_out(
     ``bad_announcement``) from the scoring. Under ``bidding.auction: bids``, ``bid`` is the
     contract's value and multiplier.
     """
-    seen = 0
-    for seat in SEATS:
-        hand = hands[seat]
-        if len(hand) != 8 or hand.mask & seen:
-            raise BeloteRefError(f"{seat.name}'s hand must be 8 cards not dealt elsewhere; found {hand}",
-                                 code="bad_deal", index=0)
-        seen |= hand.mask
+    check_hands(hands, 8, index=0)
     if len(plays) != 32:
         raise BeloteRefError(f"a deal is 32 plays; found {len(plays)}", code="bad_deal", index=len(plays))
     masks = [hands[seat].mask for seat in SEATS]
