@@ -111,6 +111,7 @@ _EXPORTS = {
     "score_deal": "belote_ref.scoring",
 }
 
+# Deliberate copy: type checkers read the public names only from a literal list, so each module's names stand again.
 __all__ = [
     "CARDS",
     "DECK",

@@ -19,13 +19,12 @@ bid ``auction.capot_value``, a générale ``scoring.generale.value``); ``m`` the
   belote stays with him. The winner's belotes are multiplied by ``m`` when ``belote.multiplied``.
 - **Scores**: see :func:`score_bid`.
 
-The rule values are compiled once per ruleset (:func:`_table`); no branch looks at a ruleset id.
+The rule values are read from the ruleset's typed view (``rules.scoring.bid``...); no branch looks at a
+ruleset id.
 """
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from belote_ref.bids import Bid
@@ -39,75 +38,30 @@ if TYPE_CHECKING:
 __all__ = ["bid_value", "score_bid"]
 
 
-@dataclass(frozen=True, slots=True)
-class _BidRules:
-    """The family's scoring values of one ruleset."""
-
-    formula: str
-    applies_to: str
-    base: int
-    flat_forfeit: int
-    must_beat: bool
-    target: str
-    min_bid: int
-    capot_value: int
-    generale_value: int
-    capot_flat: bool
-    capot_flat_value: int
-    belote_mode: str
-    belote_multiplied: bool
-    count_belote: str
-    count_announcements: bool
-    chute_all_announcements: bool
-    loser_announcements: str
-
-
-@functools.lru_cache(maxsize=64)
-def _table(rules: Ruleset) -> _BidRules:
-    return _BidRules(
-        formula=rules["scoring.bid.formula"],
-        applies_to=rules["scoring.bid.multiplier_applies_to"],
-        base=rules["scoring.bid.base"],
-        flat_forfeit=rules["scoring.bid.flat_forfeit"],
-        must_beat=rules["scoring.bid.must_beat_defenders"],
-        target=rules["auction.bid_target"],
-        min_bid=rules["auction.min_bid"],
-        capot_value=rules["auction.capot_value"],
-        generale_value=rules["scoring.generale.value"],
-        capot_flat=rules["scoring.capot_bid.mode"] == "flat",
-        capot_flat_value=rules["scoring.capot_bid.value"],
-        belote_mode=rules["belote.on_chute"],
-        belote_multiplied=rules["belote.multiplied"],
-        count_belote=rules["scoring.contract.count_belote"],
-        count_announcements=rules["scoring.contract.count_announcements"],
-        chute_all_announcements=rules["scoring.chute.announcements"] == "all_to_defenders",
-        loser_announcements=rules["scoring.capot.loser_announcements"],
-    )
-
-
 def bid_value(rules: Ruleset, bid: Bid) -> int:
     """``V``: the points of a bid (``auction.capot_value`` for a capot, ``scoring.generale.value``
     for a générale)."""
-    table = _table(rules)
     if bid.value == "capot":
-        return table.capot_value
+        return rules.auction.capot_value
     if bid.value == "generale":
-        return table.generale_value
+        return rules.scoring.generale.value
     return bid.value
 
 
-def _target(table: _BidRules, value: int) -> int:
+def _target(rules: Ruleset, value: int) -> int:
     """``t(V)``, the points a bid of ``value`` needs (``auction.bid_target``)."""
-    if table.target == "plus_two":
+    target = rules.auction.bid_target
+    if target == "plus_two":
         return value + 2
-    if table.target == "lowest_is_82" and value == table.min_bid:
+    if target == "lowest_is_82" and value == rules.auction.min_bid:
         return 82
     return value
 
 
-def _judge(ctx: _Context, table: _BidRules, bid: Bid, bidder: Seat, winners: tuple[Seat, ...]) -> bool:
+def _judge(ctx: _Context, bid: Bid, bidder: Seat, winners: tuple[Seat, ...]) -> bool:
     """Whether the bid is made, with a 0-point line saying why."""
     sheet, takers, defenders = ctx.sheet, ctx.takers, ctx.defenders
+    contract = ctx.rules.scoring.contract
     if bid.value == "capot":
         made = ctx.capot is takers
         sheet.add(
@@ -127,21 +81,21 @@ def _judge(ctx: _Context, table: _BidRules, bid: Bid, bidder: Seat, winners: tup
     def counted(team: Team) -> tuple[int, str]:
         parts = [f"{ctx.card_points[team]} cards"]
         total = ctx.card_points[team]
-        if ctx.bel[team] and (table.count_belote == "both_sides"
-                              or (table.count_belote == "takers_only" and team is takers)):
+        if ctx.bel[team] and (contract.count_belote == "both_sides"
+                              or (contract.count_belote == "takers_only" and team is takers)):
             total += ctx.bel[team]
             parts.append(f"{ctx.bel[team]} belote")
-        if table.count_announcements and ctx.ann[team]:
+        if contract.count_announcements and ctx.ann[team]:
             total += ctx.ann[team]
             parts.append(f"{ctx.ann[team]} announcements")
         return total, " + ".join(parts)
 
     taker_total, taker_text = counted(takers)
-    needed = _target(table, bid.value)
+    needed = _target(ctx.rules, bid.value)
     made = taker_total >= needed
     relation = ">=" if made else "<"
     note = f"takers {taker_text} = {taker_total} {relation} {needed} needed for {bid.value} (auction.bid_target)"
-    if made and table.must_beat:
+    if made and ctx.rules.scoring.bid.must_beat_defenders:
         defender_total, defender_text = counted(defenders)
         made = taker_total > defender_total
         note += (f"; {'>' if made else 'not more than'} defenders {defender_text} = {defender_total} "
@@ -172,18 +126,19 @@ def score_bid(ctx: _Context, bid: Bid | None, bidder: Seat, winners: tuple[Seat,
     if bid is None:
         raise BeloteRefError("a deal of the bidding family (bidding.auction: bids) needs its bid "
                              "{value, multiplier}", code="bad_bid")
-    table = _table(rules)
+    scoring, belote_rules = rules.scoring, rules.belote
+    bid_rules = scoring.bid
     m = bid.multiplier
     value = bid_value(rules, bid)
-    made = _judge(ctx, table, bid, bidder, winners)
+    made = _judge(ctx, bid, bidder, winners)
     winner, loser = (takers, defenders) if made else (defenders, takers)
     swept = ctx.capot is winner
     times = f" x {m}" if m > 1 else ""
 
     def belotes() -> None:
         """The winner's belotes (his own, and the loser's when it goes to him), then the loser's."""
-        own, taken = ctx.bel[winner], ctx.bel[loser] if table.belote_mode == "to_defenders" else 0
-        factor = m if table.belote_multiplied else 1
+        own, taken = ctx.bel[winner], ctx.bel[loser] if belote_rules.on_chute == "to_defenders" else 0
+        factor = m if belote_rules.multiplied else 1
         if own:
             sheet.add(winner, own * factor, "belote.multiplied" if factor > 1 else "belote.value",
                       f"{ctx.belote_note}: the winner's own belote {own}{times if factor > 1 else ''}")
@@ -192,32 +147,33 @@ def score_bid(ctx: _Context, bid: Bid | None, bidder: Seat, winners: tuple[Seat,
                       f"{ctx.belote_note}: the loser's belote {taken} goes to the winner (prenable)"
                       f"{times if factor > 1 else ''}")
         lost = ctx.bel[loser]
-        if lost and table.belote_mode == "kept_by_holder":
+        if lost and belote_rules.on_chute == "kept_by_holder":
             sheet.add(
                 loser, lost, "belote.on_chute", f"{ctx.belote_note}: kept by the loser (imprenable), never multiplied"
             )
-        elif lost and table.belote_mode == "void":
+        elif lost and belote_rules.on_chute == "void":
             sheet.add(loser, 0, "belote.on_chute", f"{ctx.belote_note}: the loser's belote is lost")
 
     def base() -> tuple[int, str]:
-        if swept and not (table.formula in ("points_plus_bid", "flat_forfeits") and table.applies_to == "everything"):
+        if swept and not (bid_rules.formula in ("points_plus_bid", "flat_forfeits")
+                          and bid_rules.multiplier_applies_to == "everything"):
             return ctx.card_points[winner], f"the capot card points {ctx.card_points[winner]}"
-        return table.base, f"scoring.bid.base {table.base}"
+        return bid_rules.base, f"scoring.bid.base {bid_rules.base}"
 
     all_announcements = ctx.ann[takers] + ctx.ann[defenders]
-    if bid.value in ("capot", "generale") and table.capot_flat:
-        flat = table.capot_flat_value if bid.value == "capot" else table.generale_value
+    if bid.value in ("capot", "generale") and scoring.capot_bid.mode == "flat":
+        flat = scoring.capot_bid.value if bid.value == "capot" else scoring.generale.value
         sheet.add(winner, flat * m, "scoring.capot_bid.value",
                   f"{bid.value} bid {'made' if made else 'down'}: the winner scores {flat}{times} = {flat * m} "
                   f"(scoring.capot_bid.mode flat)")
         belotes()
         return "made" if made else "down"
 
-    formula = table.formula
+    formula = bid_rules.formula
     if formula == "flat_forfeits" and not made:
-        sheet.add(winner, table.flat_forfeit * m, "scoring.bid.flat_forfeit",
-                  f"flat_forfeits, down: the defenders score scoring.bid.flat_forfeit {table.flat_forfeit}{times} = "
-                  f"{table.flat_forfeit * m}")
+        forfeit = bid_rules.flat_forfeit
+        sheet.add(winner, forfeit * m, "scoring.bid.flat_forfeit",
+                  f"flat_forfeits, down: the defenders score scoring.bid.flat_forfeit {forfeit}{times} = {forfeit * m}")
         belotes()
         return "down"
     if formula in ("points_plus_bid", "flat_forfeits") and m == 1:
@@ -227,22 +183,21 @@ def score_bid(ctx: _Context, bid: Bid | None, bidder: Seat, winners: tuple[Seat,
             sheet.add(takers, value, "scoring.bid.formula", f"points_plus_bid, made: the takers add their bid {value}")
             ctx.cards(defenders)
             loser_ann = ctx.ann[defenders]
-            if loser_ann and ctx.capot is takers and table.loser_announcements == "transfer_to_winner":
+            if loser_ann and ctx.capot is takers and scoring.capot.loser_announcements == "transfer_to_winner":
                 sheet.add(takers, loser_ann, "scoring.capot.loser_announcements",
                           f"the swept defenders' announcements ({loser_ann}) pass to the takers")
-            elif loser_ann and ctx.capot is takers and table.loser_announcements == "void":
+            elif loser_ann and ctx.capot is takers and scoring.capot.loser_announcements == "void":
                 sheet.add(defenders, 0, "scoring.capot.loser_announcements",
                           f"the swept defenders' announcements ({loser_ann}) are void")
             else:
                 ctx.announcements(defenders)
         else:
             sheet.add(takers, 0, "scoring.bid.formula", "points_plus_bid, down: the takers score no card points")
-            sheet.add(
-                defenders, table.base, "scoring.bid.base", f"down: the defenders score scoring.bid.base {table.base}"
-            )
+            sheet.add(defenders, bid_rules.base, "scoring.bid.base",
+                      f"down: the defenders score scoring.bid.base {bid_rules.base}")
             ctx.announcements(defenders)
             if ctx.ann[takers]:
-                if table.chute_all_announcements:
+                if scoring.chute.announcements == "all_to_defenders":
                     sheet.add(defenders, ctx.ann[takers], "scoring.chute.announcements",
                               f"the takers' announcements ({ctx.ann[takers]}) go to the defenders")
                 else:
@@ -256,7 +211,7 @@ def score_bid(ctx: _Context, bid: Bid | None, bidder: Seat, winners: tuple[Seat,
 
     start, start_text = base()
     if formula in ("points_plus_bid", "flat_forfeits"):
-        applies_to = table.applies_to
+        applies_to = bid_rules.multiplier_applies_to
         if applies_to == "bid_only":
             points = start + all_announcements + value * m
             text = f"{start_text} + announcements {all_announcements} + bid {value}{times}"

@@ -50,17 +50,22 @@ RANK_LETTERS: Final = "789TJQKA"
 _CARD_RE: Final = re.compile(r"^(10|[789TJQKA])([SHDC])$")
 
 
-class Suit(enum.IntEnum):
+class _NeverFalsy:
+    """The base of the values numbered from 0: `if seat:` must not skip N, the 7 of spades or spades."""
+
+    __slots__ = ()
+
+    def __bool__(self) -> bool:
+        return True
+
+
+class Suit(_NeverFalsy, enum.IntEnum):
     """The four suits, in the canonical output order (pique, coeur, carreau, trefle)."""
 
     S = 0
     H = 1
     D = 2
     C = 3
-
-    def __bool__(self) -> bool:
-        # Members are never falsy: `if seat:` must not skip N, the 7 of spades or spades.
-        return True
 
     @property
     def letter(self) -> str:
@@ -85,8 +90,8 @@ TRUMP_TOKENS: Final = ("S", "H", "D", "C", "SA", "TA")
 """The notation of a contract's trump, indexed by :class:`Trump`: a suit letter, ``SA`` or ``TA``."""
 
 
-# Trump repeats Suit's members and methods on purpose: a Suit serves wherever a Trump is expected.
-class Trump(enum.IntEnum):
+# Deliberate copy: Trump repeats Suit's members and methods so that a Suit serves wherever a Trump is expected.
+class Trump(_NeverFalsy, enum.IntEnum):
     """The trump of a contract: a suit (``S H D C``, the values of :class:`Suit`), ``SA`` or ``TA``.
 
     ``SA`` (sans-atout) has no trump suit; at ``TA`` (tout-atout) every suit ranks and scores as
@@ -99,10 +104,6 @@ class Trump(enum.IntEnum):
     C = 3
     SA = 4
     TA = 5
-
-    def __bool__(self) -> bool:
-        # Members are never falsy: `if trump:` must not skip spades.
-        return True
 
     @property
     def letter(self) -> str:
@@ -130,7 +131,8 @@ def trump_of(value: int) -> Suit | Trump:
     return SUITS[value] if value < 4 else Trump(value)
 
 
-class Rank(enum.IntEnum):
+# Deliberate copy: the notation enums (Suit, Rank, Seat) are alike in shape only, each read from its own letters.
+class Rank(_NeverFalsy, enum.IntEnum):
     """Ranks in natural (sequence) order, 7 lowest. Trump and plain orders come from the ruleset."""
 
     SEVEN = 0
@@ -141,10 +143,6 @@ class Rank(enum.IntEnum):
     QUEEN = 5
     KING = 6
     ACE = 7
-
-    def __bool__(self) -> bool:
-        # Members are never falsy: `if seat:` must not skip N, the 7 of spades or spades.
-        return True
 
     @property
     def letter(self) -> str:
@@ -164,7 +162,7 @@ class Rank(enum.IntEnum):
 
 
 @final
-class Card(int):
+class Card(_NeverFalsy, int):
     """A card: an int from 0 to 31 equal to ``suit * 8 + rank``.
 
     ``Card('JH')`` parses a token (as :meth:`parse`) and ``Card(12)`` takes the index; both return
@@ -180,10 +178,6 @@ class Card(int):
         if not isinstance(value, int) or not 0 <= value < 32:
             raise NotationError(f"not a card index: {value!r} (expected an int from 0 to 31 or a token like 'JH')")
         return CARDS[value]
-
-    def __bool__(self) -> bool:
-        # Members are never falsy: `if seat:` must not skip N, the 7 of spades or spades.
-        return True
 
     @property
     def suit(self) -> Suit:
@@ -482,17 +476,13 @@ class Team(enum.Enum):
         return Team.EW if self is Team.NS else Team.NS
 
 
-class Seat(enum.IntEnum):
+class Seat(_NeverFalsy, enum.IntEnum):
     """Seats in play order: the seat after N is E, then S, then W."""
 
     N = 0
     E = 1
     S = 2
     W = 3
-
-    def __bool__(self) -> bool:
-        # Members are never falsy: `if seat:` must not skip N, the 7 of spades or spades.
-        return True
 
     @property
     def next(self) -> Seat:

@@ -60,6 +60,11 @@ def _add_rules_path_option(parser: argparse.ArgumentParser) -> None:
                         help="repeatable: a folder where `extends` may name a file (besides the extending file's own)")
 
 
+def _add_impl_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--impl", metavar="CMD", help="the adapter command, or python:module:factory "
+                        "(default: the reference engine, `belote-ref serve`, as a subprocess)")
+
+
 def _format_value(value: Any) -> str:
     if isinstance(value, str):
         return value
@@ -788,6 +793,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "and its number, the first by --seed itself: the same deals as one job)")
     play.set_defaults(handler=cmd_play)
 
+    # Deliberate copy: the commands' argparse declarations are alike in shape only; a shared option has a helper.
     replay = commands.add_parser(
         "replay", help="check every event of recorded deals and print them",
         description="Replay recorded deals: check every call, declaration and card, and compare each recorded "
@@ -831,8 +837,7 @@ def build_parser() -> argparse.ArgumentParser:
     dump_parser.set_defaults(handler=cmd_conformance_dump)
 
     run = conformance_commands.add_parser("run", help="run an implementation against the corpus")
-    run.add_argument("--impl", metavar="CMD", help="the adapter command, or python:module:factory "
-                     "(default: the reference engine, `belote-ref serve`, as a subprocess)")
+    _add_impl_option(run)
     run.add_argument("--ruleset", action="append", metavar="ID|PATH", help="repeatable; default: every shipped ruleset")
     _add_rules_path_option(run)
     run.add_argument("--kind", action="append", metavar="KIND", help="repeatable; default: every kind")
@@ -857,8 +862,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Send random situations of every kind the adapter declares to it and to the reference engine, "
                     "shrink each disagreement to a minimal situation and write it as a fixture in --out. Exit 0 "
                     "when nothing disagreed, 1 when something did, 2 on bad usage or an adapter that cannot start.")
-    fuzz.add_argument("--impl", metavar="CMD", help="the adapter command, or python:module:factory "
-                      "(default: the reference engine, `belote-ref serve`, as a subprocess)")
+    _add_impl_option(fuzz)
     fuzz.add_argument("--ruleset", action="append", metavar="ID|PATH",
                       help="repeatable; default: every shipped ruleset the adapter's claims cover")
     _add_rules_path_option(fuzz)

@@ -18,9 +18,9 @@ from typing import IO, Any
 
 from belote_ref.announcements import Declaration, combinations
 from belote_ref.bid_deal import BidDeal
-from belote_ref.bids import Bid, deal_bid_hands, is_bidding, parse_bid, run_bid_auction
+from belote_ref.bids import Bid, BidStatus, deal_bid_hands, is_bidding, parse_bid, run_bid_auction
 from belote_ref.cards import CardSet, Seat, Suit, Team, Trump, parse_card, parse_cards, trump_of
-from belote_ref.deal import DealState, Phase, complete_hands, deal_first_hands, play_out, run_auction
+from belote_ref.deal import AuctionStatus, DealState, Phase, complete_hands, deal_first_hands, play_out, run_auction
 from belote_ref.errors import BeloteRefError, InternalError, NotationError
 from belote_ref.hello import KINDS, PROTOCOL_VERSION, hello  # the hello is answered before the engine loads
 from belote_ref.jsonlines import JsonLineError, binary_input, decode_json_line, one_line, read_lines
@@ -129,18 +129,24 @@ def _deal(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     return {"hands": {seat.name: cards.tokens() for seat, cards in full.items()}}
 
 
-def _auction(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+def _answer_auction(given: Mapping[str, Any], run: Callable[[list[str]], AuctionStatus | BidStatus]) -> dict[str, Any]:
+    """An auction case of either family: the status ``run`` ends on for ``given.calls``, or the
+    rejection of the first illegal call."""
     calls = _field(given, "calls")
     if not isinstance(calls, list):
         raise GivenError("given.calls must be a list")
     try:
-        status = run_auction(rules, _seat(_field(given, "dealer")), parse_card(str(_field(given, "turned"))),
-                             [str(c) for c in calls])
+        status = run([str(c) for c in calls])
     except BeloteRefError as error:
         if error.code == "illegal_call":
             return _rejected(error, "illegal_call")
         raise
     return status.to_json()
+
+
+def _auction(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    return _answer_auction(given, lambda calls: run_auction(
+        rules, _seat(_field(given, "dealer")), parse_card(str(_field(given, "turned"))), calls))
 
 
 def _legal_plays(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -193,10 +199,11 @@ def _score_arguments(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]
     }
 
 
-def _score(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+def _score(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> dict[str, Any]:
+    """A score case; in the bidding family the deal's ``bid`` (and no pot: the family has no litige)."""
     try:
         arguments = _score_arguments(rules, given)
-        return score_deal(rules, pot=_pot(given), **arguments).to_json()
+        return score_deal(rules, pot=_pot(given) if bid is None else 0, bid=bid, **arguments).to_json()
     except GivenError:
         raise
     except BeloteRefError as error:
@@ -205,11 +212,16 @@ def _score(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
 
 def _replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     completion = given.get("completion")
+    return _answer_replay(rules, given, lambda: DealState.from_hands(
+        rules, _seat(_field(given, "dealer")), _hands(_field(given, "hands")), parse_card(str(_field(given, "turned"))),
+        _hands(completion) if completion is not None else None, pot=_pot(given)))
+
+
+def _answer_replay(rules: Ruleset, given: Mapping[str, Any], new_state: Callable[[], DealState]) -> dict[str, Any]:
+    """A replay of either family on the deal ``new_state`` sets up: its calls, then the play; or the
+    first rejection."""
     try:
-        state = DealState.from_hands(rules, _seat(_field(given, "dealer")), _hands(_field(given, "hands")),
-                                     parse_card(str(_field(given, "turned"))),
-                                     _hands(completion) if completion is not None else None,
-                                     pot=_pot(given))
+        state = new_state()
     except GivenError:
         raise
     except BeloteRefError as error:
@@ -265,10 +277,14 @@ def _replay_play(rules: Ruleset, state: DealState, given: Mapping[str, Any]) -> 
         raise GivenError(f"a replay needs the 32 plays of a whole deal; found {len(plays)}")
     if state.taker is None:
         raise InternalError("broken invariant: state.taker is not None")
-    return {**state.score.to_json(), "taker": state.taker.name, "trump": state.trump.letter}
+    result = {**state.score.to_json(), "taker": state.taker.name, "trump": state.trump.letter}
+    if isinstance(state, BidDeal) and state.bid is not None:
+        result["bid"] = state.bid.to_json()
+    return result
 
 
-def _match(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+def _match(rules: Ruleset, given: Mapping[str, Any], with_bids: bool = False) -> dict[str, Any]:
+    """A match case; ``with_bids`` in the bidding family, where every deal carries its ``bid``."""
     deals = _field(given, "deals")
     if not isinstance(deals, list):
         raise GivenError("given.deals must be a list")
@@ -276,8 +292,9 @@ def _match(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     for index, deal in enumerate(deals):
         if match.ended:
             break
+        bid = _given_bid(deal, f"given.deals[{index}]") if with_bids else None
         try:
-            match.play_deal(**_score_arguments(rules, deal))
+            match.play_deal(bid=bid, **_score_arguments(rules, deal))
         except GivenError:
             raise
         except BeloteRefError as error:
@@ -350,49 +367,15 @@ def _bid_deal(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
 
 def _bid_auction(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     _no_turned_card(given, "auction")
-    calls = _field(given, "calls")
-    if not isinstance(calls, list):
-        raise GivenError("given.calls must be a list")
-    try:
-        status = run_bid_auction(rules, _seat(_field(given, "dealer")), [str(c) for c in calls])
-    except BeloteRefError as error:
-        if error.code == "illegal_call":
-            return _rejected(error, "illegal_call")
-        raise
-    return status.to_json()
+    return _answer_auction(given, lambda calls: run_bid_auction(rules, _seat(_field(given, "dealer")), calls))
 
 
 def _bid_score(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
-    bid = _given_bid(given)
-    try:
-        arguments = _score_arguments(rules, given)
-        return score_deal(rules, bid=bid, **arguments).to_json()
-    except GivenError:
-        raise
-    except BeloteRefError as error:
-        return _rejected(error, "inconsistent_deal")
+    return _score(rules, given, _given_bid(given))
 
 
 def _bid_match(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
-    deals = _field(given, "deals")
-    if not isinstance(deals, list):
-        raise GivenError("given.deals must be a list")
-    match = Match(rules)
-    for index, deal in enumerate(deals):
-        if match.ended:
-            break
-        bid = _given_bid(deal, f"given.deals[{index}]")
-        try:
-            match.play_deal(bid=bid, **_score_arguments(rules, deal))
-        except GivenError:
-            raise
-        except BeloteRefError as error:
-            return {"rejected": {"code": error.code, "index": index}}
-    return {
-        "totals": [{"NS": row[Team.NS], "EW": row[Team.EW]} for row in match.history],
-        "winner": match.winner.value if match.winner is not None else None,
-        "ended_after": len(match.history) if match.ended else None,
-    }
+    return _match(rules, given, with_bids=True)
 
 
 def _bid_play(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -404,19 +387,8 @@ def _bid_replay(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     """A whole recorded deal of the family: ``{dealer, hands (8 cards each), calls, belote,
     announcements, plays}``; the result is the score's with ``taker``, ``trump`` and ``bid``."""
     _no_turned_card(given, "replay")
-    try:
-        state = BidDeal.from_bid_hands(rules, _seat(_field(given, "dealer")), _hands(_field(given, "hands")))
-    except GivenError:
-        raise
-    except BeloteRefError as error:
-        return _rejected(error, "bad_deal")
-    rejected = _make_calls(state, given)
-    if rejected is not None:
-        return rejected
-    result = _replay_play(rules, state, given)
-    if "contract" in result and state.bid is not None:
-        result["bid"] = state.bid.to_json()
-    return result
+    return _answer_replay(rules, given, lambda: BidDeal.from_bid_hands(
+        rules, _seat(_field(given, "dealer")), _hands(_field(given, "hands"))))
 
 
 _BID_HANDLERS: dict[str, Callable[[Ruleset, Mapping[str, Any]], dict[str, Any]]] = {

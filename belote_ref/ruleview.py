@@ -21,8 +21,7 @@ from typing import Any, Literal
 
 RankToken = Literal["7", "8", "9", "T", "J", "Q", "K", "A"]
 
-# This head is the generator's _HEADER (belote_ref/ruleview_generator.py), written out as it stands;
-# the classes below are alike by design: one per area of parameters, then one builder per class.
+# Deliberate copy: ruleview_generator.py writes this head from its _HEADER, then one class and one builder per area.
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,23 +136,24 @@ class TestTrumpAndTables:
             with pytest.raises(NotationError, match="not a contract"):
                 Trump.parse(bad)
 
-    def test_sans_atout_row_is_the_plain_order_with_an_ace_of_19(self) -> None:
-        strength, points = SA_TA.strength[Trump.SA], SA_TA.points[Trump.SA]
+    @staticmethod
+    def check_every_suit(trump: Trump, order: str, suit_points: int) -> None:
+        """Each suit's cards rank by ``order`` (highest first) and total ``suit_points``; none ruffs."""
+        strength, points = SA_TA.strength[trump], SA_TA.points[trump]
         for suit in Suit:
             ranked = sorted(range(8 * suit, 8 * suit + 8), key=lambda c: -strength[c])
-            assert [str(CARDS[c])[0] for c in ranked] == list("ATKQJ987")
-            assert sum(points[8 * suit:8 * suit + 8]) == 38
-        assert max(strength) < 8  # nothing ruffs
+            assert [str(CARDS[c])[0] for c in ranked] == list(order)
+            assert sum(points[8 * suit:8 * suit + 8]) == suit_points
+        assert max(strength) < 8
+
+    def test_sans_atout_row_is_the_plain_order_with_an_ace_of_19(self) -> None:
+        self.check_every_suit(Trump.SA, "ATKQJ987", 38)
+        points = SA_TA.points[Trump.SA]
         assert points[Card.of(Rank.ACE, Suit.C)] == 19 and points[Card.of(Rank.JACK, Suit.C)] == 2
         assert deal_total(SA_TA, Trump.SA) == 162
 
     def test_tout_atout_row_is_the_trump_order_in_every_suit(self) -> None:
-        strength, points = SA_TA.strength[Trump.TA], SA_TA.points[Trump.TA]
-        for suit in Suit:
-            ranked = sorted(range(8 * suit, 8 * suit + 8), key=lambda c: -strength[c])
-            assert [str(CARDS[c])[0] for c in ranked] == list("J9ATKQ87")
-            assert sum(points[8 * suit:8 * suit + 8]) == 62
-        assert max(strength) < 8
+        self.check_every_suit(Trump.TA, "J9ATKQ87", 62)
         assert SA_TA.scale[Trump.TA] == (162, 258, "nearest")
         assert deal_total(SA_TA, Trump.TA) == 162
         ffb = variant(tout_atout__card_points=FFB15)

@@ -36,6 +36,7 @@ B0 = (
 )  # NS 34 + 15 + 15 + 17 = 81; EW 11 + 19 + 13 + 28 + 10 = 81
 # W holds the tierce K-Q-J of diamonds (KD trick 2, JD trick 6, QD trick 7).
 
+# Deliberate copy: each variant of B0 is written out whole, so that its hand arithmetic can be checked line by line.
 B0_PLUS = (  # B0 with W's QS (trick 3) and N's KC (trick 5) exchanged
     "N: JH 7H 8H 9H",  # 34 NS
     "N: AS 7S 8S KD",  # 15 NS

@@ -16,11 +16,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from belote_ref.errors import InternalError
 from belote_ref.cards import Seat
 from belote_ref.conformance.corpus import canonical_result, load_corpus
 from belote_ref.conformance.runner import build_cases
 from belote_ref.conformance.symmetry import SUIT_PERMUTATIONS, SUITS, permute_suits, rotate_seats, swap_suits, variants
+from belote_ref.deal import DealState
+from belote_ref.errors import InternalError
 from belote_ref.protocol import run_case
 from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
 from belote_ref.simulate import random_deal
@@ -30,10 +31,9 @@ RULESETS = [name for name in shipped_rulesets() if find_ruleset(name)["bidding.a
 CARDS = [rank + suit for suit in SUITS for rank in "789TJQKA"]
 
 
-def score_given(name: str, seed: int) -> dict[str, Any] | None:
-    state = random_deal(find_ruleset(name), random.Random(seed))
-    if state.score is None or state.taker is None or state.trump is None:
-        return None
+def played_given(state: DealState) -> dict[str, Any]:
+    """The ``given`` of a score case for a played deal (its taker and trump known)."""
+    assert state.taker is not None and state.trump is not None
     return {
         "dealer": state.dealer.name, "taker": state.taker.name, "trump": state.trump.letter,
         "tricks": [{"leader": t.leader.name, "cards": [str(c) for c in t.cards]} for t in state.tricks],
@@ -44,6 +44,13 @@ def score_given(name: str, seed: int) -> dict[str, Any] | None:
                           for d in state.declarations],
         "pot": 0,
     }
+
+
+def score_given(name: str, seed: int) -> dict[str, Any] | None:
+    state = random_deal(find_ruleset(name), random.Random(seed))
+    if state.score is None or state.taker is None or state.trump is None:
+        return None
+    return played_given(state)
 
 
 @st.composite
@@ -103,8 +110,10 @@ def test_renamed_deals_have_renamed_scores(name: str, seed: int) -> None:
 SA_TA_RULESETS = ["classic-sa-ta", "classic-sa-ta-annonces", "classic-sa-ta-ffb-2015", "classic-sa-ta-pagat"]
 _SA_TA_VARIANTS = {
     "classic-sa-ta-annonces": {"announcements.enabled": True},
-    "classic-sa-ta-ffb-2015": {"tout_atout.card_points": {"J": 13, "9": 9, "A": 6, "T": 5, "K": 3, "Q": 2, "8": 0, "7": 0},
-                               "announcements.enabled": True, "announcements.card_reuse": "allowed"},
+    "classic-sa-ta-ffb-2015": {
+        "tout_atout.card_points": {"J": 13, "9": 9, "A": 6, "T": 5, "K": 3, "Q": 2, "8": 0, "7": 0},
+        "announcements.enabled": True, "announcements.card_reuse": "allowed",
+    },
     "classic-sa-ta-pagat": {"tout_atout.card_points": {"J": 14, "9": 9, "A": 6, "T": 5, "K": 3, "Q": 1, "8": 0, "7": 0},
                             "tout_atout.partner_relief": True, "announcements.enabled": True},
 }
@@ -144,15 +153,7 @@ def sa_ta_score_given(name: str, seed: int) -> dict[str, Any] | None:
     state = random_deal(rules, random.Random(seed))
     if state.score is None or state.taker is None or state.trump is None or state.trump.letter not in ("SA", "TA"):
         return None
-    return {
-        "dealer": state.dealer.name, "taker": state.taker.name, "trump": state.trump.letter,
-        "tricks": [{"leader": t.leader.name, "cards": [str(c) for c in t.cards]} for t in state.tricks],
-        "belote": ({suit.letter: seat.name for suit, seat in state.belote.items()} if isinstance(state.belote, dict)
-                   else state.belote.name if state.belote is not None else None),
-        "announcements": [{"seat": d.seat.name, "kind": d.combination.kind, "cards": d.combination.cards.tokens()}
-                          for d in state.declarations],
-        "pot": 0,
-    }
+    return played_given(state)
 
 
 def test_renamed_sa_ta_deals_have_renamed_scores() -> None:

@@ -41,7 +41,7 @@ from pathlib import Path
 # The working tree's engine, whether or not belote-ref is installed in this interpreter.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from belote_ref.protocol import answer  # noqa: E402
+from belote_ref.protocol import answer
 
 
 def reply(data: object) -> None:
@@ -53,7 +53,7 @@ def raw(data: bytes) -> None:
     sys.stdout.buffer.flush()
 
 
-# The JSON-lines loop again, on purpose: a test adapter stands alone, as another engine's would.
+# Deliberate copy: this loop is where the adapter misbehaves (hangs, exits, bad bytes), so not _loop.serve.
 def main() -> int:
     mode, _, nth = sys.argv[1].partition(":")
     bad_run = int(nth) if nth else 2

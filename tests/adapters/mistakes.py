@@ -18,15 +18,10 @@ Answers with belote-ref's engine (every kind, every ruleset and parameter declar
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
-# The working tree's engine, whether or not belote-ref is installed in this interpreter.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from belote_ref.protocol import answer, hello  # noqa: E402
+from _loop import answer, serve
 
 SEATS = "NESW"
 SUITS_WHERE_EIGHT_IS_SEVEN = ("S", "D", "C")
@@ -83,38 +78,31 @@ def legal_plays_eight_as_seven(message: dict[str, Any]) -> dict[str, Any] | None
     return answer(message)
 
 
-# The JSON-lines loop again, on purpose: a test adapter stands alone, as another engine's would.
+def run(message: dict[str, Any], mode: str) -> dict[str, Any] | None:
+    """The reply to a message other than hello and stop, with the mode's mistake."""
+    kind = message.get("kind")
+    if mode == "belote-not-counted":
+        parameters = (message.get("ruleset") or {}).get("parameters") or {}
+        if parameters.get("scoring.contract.count_belote") == "both_sides":
+            parameters["scoring.contract.count_belote"] = "none"
+        return answer(message)
+    if kind == "trick_winner":
+        return trick_winner(message, mode)
+    if kind == "legal_plays" and mode == "eight-as-seven":
+        return legal_plays_eight_as_seven(message)
+    return answer(message)
+
+
 def main() -> int:
     mode = sys.argv[1]
-    for line in sys.stdin:
-        message = json.loads(line)
-        command = message.get("cmd")
-        if command == "stop":
-            return 0
-        if command == "hello":
-            reply: dict[str, Any] | None = hello()
-            assert reply is not None
-            reply["implementation"]["name"] = f"mistake-{mode}"
-            # The mistakes are in the kinds of protocol 1: the whole-deal kind is not claimed.
-            reply["supports"]["kinds"] = [k for k in reply["supports"]["kinds"] if k != "play"]
-            if mode == "belote-not-counted":
-                reply["supports"]["parameters"]["scoring.contract.count_belote"] = ["both_sides"]
-            print(json.dumps(reply), flush=True)
-            continue
-        kind = message.get("kind")
+
+    def claim(supports: dict[str, Any]) -> None:
+        # The mistakes are in the kinds of protocol 1: the whole-deal kind is not claimed.
+        supports["kinds"] = [k for k in supports["kinds"] if k != "play"]
         if mode == "belote-not-counted":
-            parameters = (message.get("ruleset") or {}).get("parameters") or {}
-            if parameters.get("scoring.contract.count_belote") == "both_sides":
-                parameters["scoring.contract.count_belote"] = "none"
-            reply = answer(message)
-        elif kind == "trick_winner":
-            reply = trick_winner(message, mode)
-        elif kind == "legal_plays" and mode == "eight-as-seven":
-            reply = legal_plays_eight_as_seven(message)
-        else:
-            reply = answer(message)
-        print(json.dumps(reply), flush=True)
-    return 0
+            supports["parameters"]["scoring.contract.count_belote"] = ["both_sides"]
+
+    return serve(f"mistake-{mode}", claim, lambda message: run(message, mode))
 
 
 if __name__ == "__main__":

@@ -20,14 +20,10 @@ Answers with belote-ref's engine, except:
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from belote_ref.protocol import answer, hello  # noqa: E402
+from _loop import answer, serve
 
 
 def eight_as_seven(message: dict[str, Any]) -> dict[str, Any] | None:
@@ -82,46 +78,38 @@ def turned_to_dealer(message: dict[str, Any]) -> dict[str, Any] | None:
     return reply
 
 
-# The JSON-lines loop again, on purpose: a test adapter stands alone, as another engine's would.
+def run(message: dict[str, Any], mode: str) -> dict[str, Any] | None:
+    """The reply to a message other than hello and stop, differing in the mode's point."""
+    parameters = (message.get("ruleset") or {}).get("parameters") or {}
+    if mode == "all-trumps-as-forced" and parameters.get("play.undertrump_partner") == "only_if_hand_is_all_trumps":
+        parameters["play.undertrump_partner"] = "only_if_forced"
+    if mode == "star-one-value":
+        parameters["play.must_head_plain_suit"] = False
+    if mode == "count-belote-none":
+        parameters["scoring.contract.count_belote"] = "none"
+    if mode == "eight-as-seven":
+        return eight_as_seven(message)
+    if mode == "keeps-played-cards":
+        return keeps_played_cards(message)
+    if mode == "turned-to-dealer":
+        return turned_to_dealer(message)
+    return answer(message)
+
+
 def main() -> int:
     mode = sys.argv[1]
-    for line in sys.stdin:
-        message = json.loads(line)
-        command = message.get("cmd")
-        if command == "stop":
-            return 0
-        if command == "hello":
-            reply: dict[str, Any] | None = hello()
-            assert reply is not None
-            supports = reply["supports"]
-            reply["implementation"]["name"] = f"one-point-{mode}"
-            if mode == "eight-as-seven":
-                supports["kinds"] = ["trick_winner"]
-            if mode == "count-belote-none":
-                supports.update(rulesets=["classic"], parameters={"scoring.contract.count_belote": ["none"]})
-            if mode == "misspelt":
-                supports["parameters"]["play.undertrump_partnr"] = supports["parameters"].pop("play.undertrump_partner")
-            if mode == "nothing-declared":
-                supports.update(rulesets=[], parameters={})
-            print(json.dumps(reply), flush=True)
-            continue
-        parameters = (message.get("ruleset") or {}).get("parameters") or {}
-        if mode == "all-trumps-as-forced" and parameters.get("play.undertrump_partner") == "only_if_hand_is_all_trumps":
-            parameters["play.undertrump_partner"] = "only_if_forced"
-        if mode == "star-one-value":
-            parameters["play.must_head_plain_suit"] = False
-        if mode == "count-belote-none":
-            parameters["scoring.contract.count_belote"] = "none"
+
+    def claim(supports: dict[str, Any]) -> None:
         if mode == "eight-as-seven":
-            reply = eight_as_seven(message)
-        elif mode == "keeps-played-cards":
-            reply = keeps_played_cards(message)
-        elif mode == "turned-to-dealer":
-            reply = turned_to_dealer(message)
-        else:
-            reply = answer(message)
-        print(json.dumps(reply), flush=True)
-    return 0
+            supports["kinds"] = ["trick_winner"]
+        if mode == "count-belote-none":
+            supports.update(rulesets=["classic"], parameters={"scoring.contract.count_belote": ["none"]})
+        if mode == "misspelt":
+            supports["parameters"]["play.undertrump_partnr"] = supports["parameters"].pop("play.undertrump_partner")
+        if mode == "nothing-declared":
+            supports.update(rulesets=[], parameters={})
+
+    return serve(f"one-point-{mode}", claim, lambda message: run(message, mode))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from belote_ref.protocol import answer  # noqa: E402
+from belote_ref.protocol import answer
 
 
 def write(data: bytes) -> None:
