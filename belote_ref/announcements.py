@@ -61,6 +61,7 @@ __all__ = [
     "make_combination",
 ]
 
+# Deliberate copy: the combination kinds as named constants, alike in shape only to play.py's rule ids.
 TIERCE: Final = "tierce"
 QUARTE: Final = "quarte"
 QUINTE: Final = "quinte"

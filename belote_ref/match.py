@@ -47,7 +47,7 @@ class Match:
     ended: bool = False
     winner: Team | None = None
 
-    # The keywords of score_deal, which it passes on, minus those the match supplies (pot, final_deal).
+    # Deliberate copy: score_deal's keywords, which it passes on, minus those the match supplies (pot, final_deal).
     def play_deal(
         self,
         *,

@@ -246,6 +246,7 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     pot = data.get("pot", 0)
     if not isinstance(pot, int) or pot < 0:
         raise RecordError(f"'pot' must be a whole number >= 0; found {pot!r}", location=place("pot"))
+    # Deliberate copy: a record's fields by name, alike in shape only to DealScore's in scoring.py.
     return DealRecord(
         ruleset_id=ruleset["id"],
         ruleset_version=ruleset["version"],
