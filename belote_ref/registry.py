@@ -55,7 +55,7 @@ class Parameter:
     labels: tuple[Mapping[str, str], ...] = ()
     explains: tuple[Mapping[str, str], ...] = ()
     _validator: Any = field(default=None, init=False, repr=False, compare=False)
-    _verdicts: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _verdicts: dict[object, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def area(self) -> str:
@@ -73,8 +73,10 @@ class Parameter:
             return any(type(value) is type(v) and value == v for v in self.values)
         # Compiling a ruleset asks every parameter, mostly about the same few values: the verdicts
         # are remembered (a bounded number of them) and the validator is built once.
-        known: dict[str, bool] = self._verdicts
-        key = json.dumps(value, sort_keys=True, default=repr)
+        known: dict[object, bool] = self._verdicts
+        # A scalar is its own key (with its type: 1, 1.0 and True are equal); anything else, its JSON.
+        key: object = (type(value), value) if isinstance(value, str | int | float) or value is None else json.dumps(
+            value, sort_keys=True, default=repr)
         verdict = known.get(key)
         if verdict is None:
             if self._validator is None:

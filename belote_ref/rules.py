@@ -115,6 +115,15 @@ class Ruleset(RuleAreas):
         """``{"id", "version", "parameters"}`` with dotted parameter ids, as the protocol sends it."""
         return {"id": self.id, "version": self.version, "parameters": dict(self.params)}
 
+    def with_parameter(self, parameter_id: str, value: Any) -> Ruleset:
+        """This ruleset with one parameter set to ``value``, checked as :meth:`from_parameters`
+        checks a whole set (the other values are known good: only the new one and the rules
+        between values are checked again). Its id, version and texts stay this ruleset's.
+
+        Raises :class:`RulesetError` when the parameter is unknown, the value not allowed, or the
+        values together break a rule of the registry."""
+        return _with_parameter(self, parameter_id, value)
+
     @classmethod
     def from_parameters(
         cls,
@@ -151,6 +160,21 @@ class Ruleset(RuleAreas):
         return _compile(id, version, {"en": title or id}, {}, None, (), None, ordered)
 
 
+def _with_parameter(rules: Ruleset, parameter_id: str, value: Any) -> Ruleset:
+    registry = load_registry()
+    if parameter_id not in registry.parameters:
+        raise RulesetError([Diagnostic(None, None, None, parameter_id,
+                                       f"unknown parameter{_did_you_mean(parameter_id, registry.parameters)}")])
+    if not registry[parameter_id].allows(value):
+        raise RulesetError([Diagnostic(None, None, None, parameter_id, f"value {value!r} is not allowed")])
+    params = {**rules.params, parameter_id: value}
+    diagnostics = _semantic_checks(dict(params), registry, lambda pid: Diagnostic(None, None, None, pid, ""))
+    if diagnostics:
+        raise RulesetError(diagnostics)
+    return _compile(rules.id, rules.version, rules.title, rules.description, rules.parent, rules.sources, rules.path,
+                    params)
+
+
 def _compile(
     id: str,
     version: int,
@@ -162,38 +186,40 @@ def _compile(
     params: dict[str, Any],
     overrides: frozenset[str] = frozenset(),
 ) -> Ruleset:
-    def order(pid: str) -> list[Rank]:
-        return [Rank(RANK_LETTERS.index(r)) for r in params[pid]]
-
     def table_of(values: Mapping[str, int]) -> dict[Rank, int]:
         return {Rank(RANK_LETTERS.index(r)): v for r, v in values.items()}
 
     def table(pid: str) -> dict[Rank, int]:
         return table_of(params[pid])
 
-    trump_order, plain_order = order("cards.trump_order"), order("cards.plain_order")
-    trump_points, plain_points = table("cards.trump_points"), table("cards.plain_points")
+    def height(pid: str, top: int) -> list[int]:
+        """By rank index (0 to 7): ``top`` for the first rank of the order, one less for each next."""
+        by_rank = [0] * 8
+        for place, letter in enumerate(params[pid]):
+            by_rank[RANK_LETTERS.index(letter)] = top - place
+        return by_rank
+
+    def worth(pid: str) -> list[int]:
+        """By rank index (0 to 7): the rank's points in the table ``pid``."""
+        by_rank = [0] * 8
+        for letter, value in params[pid].items():
+            by_rank[RANK_LETTERS.index(letter)] = value
+        return by_rank
+
+    # Trumps rank 8 to 15 above every plain card (0 to 7).
+    trump_height, plain_height = height("cards.trump_order", 15), height("cards.plain_order", 7)
+    trump_worth, plain_worth = worth("cards.trump_points"), worth("cards.plain_points")
     strength: list[tuple[int, ...]] = []
     points: list[tuple[int, ...]] = []
-    for trump in Suit:
-        strength_row = []
-        points_row = []
-        for card in range(32):
-            suit, rank = card >> 3, Rank(card & 7)
-            if suit == trump:
-                strength_row.append(15 - trump_order.index(rank))
-                points_row.append(trump_points[rank])
-            else:
-                strength_row.append(7 - plain_order.index(rank))
-                points_row.append(plain_points[rank])
-        strength.append(tuple(strength_row))
-        points.append(tuple(points_row))
+    for trump in range(4):
+        strength.append(tuple((trump_height if card >> 3 == trump else plain_height)[card & 7] for card in range(32)))
+        points.append(tuple((trump_worth if card >> 3 == trump else plain_worth)[card & 7] for card in range(32)))
     # Sans-atout and tout-atout: one order and one point table for every suit; no card beats
     # the suit led, so every strength stays below 8.
     for area in ("sans_atout", "tout_atout"):
-        ranks, values = order(f"{area}.card_order"), table(f"{area}.card_points")
-        strength.append(tuple(7 - ranks.index(Rank(card & 7)) for card in range(32)))
-        points.append(tuple(values[Rank(card & 7)] for card in range(32)))
+        ranks, values = height(f"{area}.card_order", 7), worth(f"{area}.card_points")
+        strength.append(tuple(ranks[card & 7] for card in range(32)))
+        points.append(tuple(values[card & 7] for card in range(32)))
     bonus = params["scoring.last_trick_bonus"]
     scale_to, raw_total = params["tout_atout.scale_to"], sum(points[Trump.TA]) + bonus
     ta_scale = (scale_to, raw_total, params["tout_atout.rounding"]) if raw_total != scale_to else None

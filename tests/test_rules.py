@@ -275,3 +275,39 @@ class TestCli:
     def test_unknown_ruleset_exit_2(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert main(["rules", "show", "nope"]) == 2
         assert "unknown ruleset 'nope'" in capsys.readouterr().err
+
+
+def test_with_parameter_is_from_parameters_with_one_value_changed() -> None:
+    """Every documented value of every parameter, set on every shipped ruleset: the same compiled
+    ruleset as a whole compile of the changed set, or the same refusal."""
+    registry = load_registry()
+    compared = refused = 0
+    for ruleset_id in sorted(shipped_rulesets()):
+        base = find_ruleset(ruleset_id)
+        for parameter_id, parameter in registry.parameters.items():
+            for value in parameter.values[:4]:
+                whole: Ruleset | RulesetError
+                try:
+                    whole = Ruleset.from_parameters({**base.params, parameter_id: value}, id=base.id,
+                                                    version=base.version)
+                except RulesetError as error:
+                    whole = error
+                try:
+                    one = base.with_parameter(parameter_id, value)
+                except RulesetError as error:
+                    assert isinstance(whole, RulesetError), (ruleset_id, parameter_id, value)
+                    assert str(error) == str(whole)
+                    refused += 1
+                    continue
+                assert isinstance(whole, Ruleset), (ruleset_id, parameter_id, value, whole)
+                assert (one.params, one.strength, one.points, one.scale, one.carres, one.belote_suits, one.trumps,
+                        one.sequence_order, one.play_tables.per_trump) == (
+                    whole.params, whole.strength, whole.points, whole.scale, whole.carres, whole.belote_suits,
+                    whole.trumps, whole.sequence_order, whole.play_tables.per_trump)
+                assert (one.id, one.version, one.title) == (base.id, base.version, base.title)
+                compared += 1
+    assert compared > 1000 and refused > 0
+    with pytest.raises(RulesetError, match="not allowed"):
+        find_ruleset("classic").with_parameter("scoring.chute.base", "lots")
+    with pytest.raises(RulesetError, match="unknown parameter"):
+        find_ruleset("classic").with_parameter("scoring.chute.bas", 160)

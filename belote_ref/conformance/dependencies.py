@@ -30,15 +30,15 @@ def dependencies_of(fixture: Fixture) -> tuple[str, ...]:
     return tuple(dict.fromkeys(declared))
 
 
-_RULESETS: dict[str, Ruleset | None] = {}
+_RULESETS: dict[tuple[str, str, str], Ruleset | None] = {}
 
 
 def _variant(base: Ruleset, parameter_id: str, value: Any) -> Ruleset | None:
-    params = {**base.params, parameter_id: value}
-    key = json.dumps(params, sort_keys=True)
+    # The base's key (its id and every value) and the one change name the variant.
+    key = (base._key, parameter_id, json.dumps(value, sort_keys=True))
     if key not in _RULESETS:
         try:
-            _RULESETS[key] = Ruleset.from_parameters(params, id=base.id)
+            _RULESETS[key] = base.with_parameter(parameter_id, value)
         except BeloteRefError:
             _RULESETS[key] = None
     return _RULESETS[key]
