@@ -1,9 +1,10 @@
 """Shared test set-up: belote-ref's disk cache lives in a folder of this test session, and the slowest
 read-only work (the site builds, the lint of the shipped corpus) is done once, in the background.
 
-That work is subprocesses of the CLI started, each in a thread, when the session starts (if a selected
-test asks for its fixture): they run while the other tests do, since the suite itself keeps one core
-busy, and the fixture waits for the result. Each result is the same as it would be in the foreground.
+That work is subprocesses of the CLI, run one after the other in a thread from the start of the session
+(the work that a selected test asks for by its fixture): they run while the other tests do, since the
+suite itself keeps one core busy. The tests that read their results run last, and their fixture waits
+for the result; each result is the one the same command gives in the foreground.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def _session_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
 #: The subprocesses of the background work, killed at the end of the session if still running.
 _CHILDREN: list[subprocess.Popen[str]] = []
 _CHILDREN_LOCK = threading.Lock()
+_STOPPING = threading.Event()
 #: Generous: a result never depends on the machine's speed, only a hung command is stopped.
 SUBPROCESS_TIMEOUT = 1800
 
@@ -46,8 +48,10 @@ SUBPROCESS_TIMEOUT = 1800
 def run_command(command: list[str], *, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """``subprocess.run`` whose process the session can kill when it ends. The folder and the
     environment are always given: a test running meanwhile may change the process's own."""
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd, env=env)
     with _CHILDREN_LOCK:
+        if _STOPPING.is_set():
+            raise RuntimeError("the test session is ending")
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd, env=env)
         _CHILDREN.append(child)
     try:
         stdout, stderr = child.communicate(timeout=SUBPROCESS_TIMEOUT)
@@ -65,28 +69,42 @@ def run_checked(command: list[str], *, cwd: Path, env: dict[str, str]) -> subpro
 
 
 class _Job:
-    """One piece of background work: ``work(folder, environment)`` run in a thread, with the environment
-    of the session's start; ``result()`` waits for it and returns its value or raises what it raised
-    (a failed assertion, a skip)."""
+    """One piece of background work, ``work(folder, environment)``; ``result()`` waits for it and
+    returns its value or raises what it raised (a failed assertion, a skip)."""
 
     def __init__(self, work: Callable[[Path, dict[str, str]], Any], folder: Path) -> None:
+        self.work, self.folder = work, folder
+        self._done = threading.Event()
         self._value: Any = None
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(work, folder, dict(os.environ)), daemon=True)
-        self._thread.start()
 
-    def _run(self, work: Callable[[Path, dict[str, str]], Any], folder: Path, env: dict[str, str]) -> None:
+    def run(self, env: dict[str, str]) -> None:
         try:
-            self._value = work(folder, env)
+            self._value = self.work(self.folder, env)
         except BaseException as error:  # re-raised in the test that waits for it
             self._error = error
+        finally:
+            self._done.set()
 
     def result(self) -> Any:
-        self._thread.join(SUBPROCESS_TIMEOUT * 4)
-        assert not self._thread.is_alive(), "the background work did not end"
+        assert self._done.wait(SUBPROCESS_TIMEOUT * 4), "the background work did not end"
         if self._error is not None:
             raise self._error
         return self._value
+
+
+class _Worker:
+    """The jobs, run one after the other in one thread (one core for the background work, one for the
+    tests: never more processes busy than CI's two cores), with the environment of the session's start."""
+
+    def __init__(self, jobs: list[_Job]) -> None:
+        self._jobs = jobs
+        self._thread = threading.Thread(target=self._run, args=(dict(os.environ),), daemon=True)
+        self._thread.start()
+
+    def _run(self, env: dict[str, str]) -> None:
+        for job in self._jobs:
+            job.run(env)
 
 
 @dataclass(frozen=True)
@@ -196,15 +214,27 @@ _BACKGROUND: dict[str, Callable[[Path, dict[str, str]], Any]] = {
 }
 
 
+def _background_names(item: pytest.Item) -> list[str]:
+    return [name for name in getattr(item, "fixturenames", ()) if name in _BACKGROUND]
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests that wait for background work run last (in their order), so that the work is done
+    while the others run."""
+    items[:] = [item for item in items if not _background_names(item)] + \
+        [item for item in items if _background_names(item)]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _background_jobs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
                      _session_cache_dir: None) -> Iterator[dict[str, _Job]]:
-    """The background work that a selected test asks for, started now (after the cache folder is set,
-    so that the subprocesses inherit it)."""
-    wanted = {name for item in request.session.items for name in getattr(item, "fixturenames", ())
-              if name in _BACKGROUND}
-    jobs = {name: _Job(_BACKGROUND[name], tmp_path_factory.mktemp(name)) for name in sorted(wanted)}
+    """The background work that the selected tests ask for, started now in the order they need it
+    (after the cache folder is set, so that the subprocesses inherit it)."""
+    names = list(dict.fromkeys(name for item in request.session.items for name in _background_names(item)))
+    jobs = {name: _Job(_BACKGROUND[name], tmp_path_factory.mktemp(name)) for name in names}
+    _Worker(list(jobs.values()))
     yield jobs
+    _STOPPING.set()
     with _CHILDREN_LOCK:
         for child in _CHILDREN:
             if child.poll() is None:
@@ -213,8 +243,9 @@ def _background_jobs(request: pytest.FixtureRequest, tmp_path_factory: pytest.Te
 
 
 def _background(jobs: dict[str, _Job], name: str, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    if name not in jobs:  # asked for by a test that was not selected at the start
+    if name not in jobs:  # asked for by a test that was not selected at the start: done now
         jobs[name] = _Job(_BACKGROUND[name], tmp_path_factory.mktemp(name))
+        jobs[name].run(dict(os.environ))
     return jobs[name].result()
 
 
