@@ -347,11 +347,15 @@ def test_random_family_records_replay_and_match_the_record_schema() -> None:
     from belote_ref.simulate import random_deals
 
     schema = json.loads((data_dir("schema") / "record.schema.json").read_text())
+    # The schema checked once and its validator made once (jsonschema.validate does both for every record).
+    validator_class = jsonschema.validators.validator_for(schema)
+    validator_class.check_schema(schema)
+    validator = validator_class(schema)
     lines = []
     for rules in FAMILY:
         for state in random_deals(rules, seed=11, count=40):
             record = record_of(state)
-            jsonschema.validate(record, schema)
+            validator.validate(record)
             assert "turned" not in record and "completion" not in record
             assert all(len(cards) == 8 for cards in record["hands"].values())
             lines.append(json.dumps(record))

@@ -9,12 +9,14 @@ reference engine itself (`belote-ref serve`) must never disagree with itself.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from conftest import SELF_FUZZ_PER_KIND, SELF_FUZZ_SEED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -116,13 +118,23 @@ def test_the_written_fixtures_fail_the_adapter_and_pass_the_reference(
     capsys.readouterr()
 
 
-def test_the_reference_engine_agrees_with_itself_on_every_kind() -> None:
-    per_kind = 2000
-    outcome = fuzz(FuzzOptions(budget=per_kind * len(KINDS), seed=SEED))
-    assert outcome.kinds == list(KINDS)
-    assert outcome.counts["disagree"] == 0 and outcome.ok
-    assert outcome.counts["sent"] + outcome.counts["n/a"] == per_kind * len(KINDS)
-    assert outcome.counts["sent"] >= 0.99 * per_kind * len(KINDS)
+def test_the_reference_engine_agrees_with_itself_on_every_kind(
+        reference_self_fuzz: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    # `conformance fuzz` of `belote-ref serve` runs in the background from the start of the session
+    # (tests/conftest.py), 2,000 situations of each kind.
+    done, report = reference_self_fuzz
+    per_kind = SELF_FUZZ_PER_KIND
+    assert per_kind == 2000 and SELF_FUZZ_SEED == SEED
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+    header, footer = lines[0], lines[-1]
+    assert header["type"] == "header" and footer["type"] == "footer" and len(lines) == 2
+    assert header["seed"] == SEED and header["budget"] == per_kind * len(KINDS)
+    assert header["adapter"]["name"] == "belote-ref"
+    assert header["kinds"] == list(KINDS)
+    assert footer["counts"]["disagree"] == 0 and footer["ok"]
+    assert footer["counts"]["sent"] + footer["counts"]["n/a"] == per_kind * len(KINDS)
+    assert footer["counts"]["sent"] >= 0.99 * per_kind * len(KINDS)
 
 
 def test_jobs_give_the_same_result_as_one_job() -> None:

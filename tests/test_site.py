@@ -9,7 +9,6 @@ and chromedriver it fails when ``CI=true`` and is skipped, with the reason, else
 from __future__ import annotations
 
 import base64
-from html.parser import HTMLParser
 import json
 import os
 import re
@@ -21,13 +20,14 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import InstalledClubSite
 
 from belote_ref import site as site_module
-from belote_ref.site import reports as site_reports
 from belote_ref.cli import main
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.conformance.report import read_report
@@ -35,6 +35,7 @@ from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
 from belote_ref.errors import BeloteRefError
 from belote_ref.rules import find_ruleset, iter_changes, shipped_rulesets
 from belote_ref.site import LANGUAGES, generate_pages, load_site_data
+from belote_ref.site import reports as site_reports
 
 REPO = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() in ("true", "1", "yes")
@@ -56,11 +57,13 @@ def _require_mkdocs() -> None:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built once by the CLI, strict, into a temporary folder."""
+def site(default_site_build: tuple[subprocess.CompletedProcess[str], Path]) -> Path:
+    """The site built once by the CLI, strict, into a temporary folder (in the background from the start
+    of the session: tests/conftest.py)."""
     _require_mkdocs()
-    out = tmp_path_factory.mktemp("site")
-    assert main(["docs", "build", "--out", str(out), "--config", str(REPO / "mkdocs.yml")]) == 0
+    done, out = default_site_build
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "site built in" in done.stdout
     return out
 
 
@@ -680,15 +683,12 @@ HOUSE_RULE = "id: our-club\nversion: 1\ntitle: Our club's belote\nextends: class
 
 
 @pytest.fixture(scope="module")
-def club_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site with the five-line house rule of docs/house-rules.md published beside the shipped rulesets."""
+def club_site(installed_club_site: InstalledClubSite) -> Path:
+    """The site with the five-line house rule of docs/house-rules.md published beside the shipped rulesets:
+    the one an installed wheel builds (tests/conftest.py), shared with tests/test_site_club.py."""
     _require_mkdocs()
-    folder = tmp_path_factory.mktemp("club")
-    house = folder / "our-club.yaml"
-    house.write_text(HOUSE_RULE, encoding="utf-8")
-    out = folder / "site"
-    assert main(["docs", "build", "--out", str(out), "--config", str(REPO / "mkdocs.yml"), "--ruleset", str(house)]) == 0
-    return out
+    assert installed_club_site.house_rule == HOUSE_RULE
+    return installed_club_site.site
 
 
 def test_a_club_rule_and_its_printed_sheet_in_a_browser(club_site: Path, browser: WebDriver) -> None:
