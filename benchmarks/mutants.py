@@ -92,9 +92,7 @@ def _skipped_subtrees(tree: ast.AST) -> set[int]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Raise, ast.JoinedStr)):
             skip(node)
-        elif isinstance(node, ast.AnnAssign):
-            skip(node.annotation)
-        elif isinstance(node, ast.arg):
+        elif isinstance(node, (ast.AnnAssign, ast.arg)):
             skip(node.annotation)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             skip(node.returns)
