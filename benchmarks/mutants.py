@@ -387,6 +387,8 @@ def main() -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--out", type=Path, help="write one JSON line per mutant")
     parser.add_argument("--no-self-check", action="store_true")
+    parser.add_argument("--materialize", action="store_true",
+                        help="write the one mutant given by --id into a kept copy and print its --impl command")
     args = parser.parse_args()
     if os.nice(0) < 10:
         os.nice(10 - os.nice(0))
@@ -408,6 +410,15 @@ def main() -> int:
     if args.list:
         for mutant in mutants:
             print(mutant.ident, "  ", mutated_source(mutant)[1])
+        return 0
+    if args.materialize:
+        if len(mutants) != 1:
+            parser.error("--materialize needs exactly one --id")
+        kept = Workspace()
+        source, change = mutated_source(mutants[0])
+        kept.write(mutants[0].module, source)
+        print(change)
+        print(f"--impl {shlex.quote(kept.adapter())}")
         return 0
     workspace = Workspace()
     out = args.out.open("w", encoding="utf-8") if args.out else None
