@@ -28,7 +28,17 @@ runner. Docstrings, strings, f-strings (notes) and whatever sits under a `raise`
 
 Output: the counts (tried, killed by the corpus and how, survived), the survivors with their
 one-line change, the fuzzer's verdict on each survivor, and with `--out FILE` one JSON line per
-mutant with its outcome.
+mutant with its outcome. `--list` prints the mutants; `--id ID --materialize` keeps one mutant's
+copy and prints its `--impl` command, to check that a new fixture kills it.
+
+Measured on 2026-12-01 (2,039 mutants then; `--limit 150 --seed 1 --fuzz 1000`, on a loaded
+two-core machine, 935 s): the plain `conformance run` killed 89 of 150 (59.3%), every kill by failing
+cases (median 87 each); the fuzzer (1,000 situations) killed 2 of the 61 survivors. Run again with
+`--every-branch`, 18 more survivors die (plain + every branch: 107 of 150, 71.3%). Of the 43 left,
+6 were gaps, closed by hand fixtures (a discard on a trump lead holding lower trumps, a revoke after
+an opponent ruffed, a carré of nines against a carré of aces, automatic belote with the king and queen
+in two hands, four sevens with card reuse allowed); the others are equivalent through the protocol
+(violation rule names and messages, score-sheet notes and zero-point lines, broken-invariant checks).
 """
 
 from __future__ import annotations
@@ -102,7 +112,17 @@ def _skipped_subtrees(tree: ast.AST) -> set[int]:
 
 
 def _sites(module: str, tree: ast.AST) -> Iterator[tuple[Mutant, ast.AST]]:
-    """Every mutant of ``tree`` with the node it changes."""
+    """Every mutant of ``tree`` with the node it changes; nested nodes that start at the same column
+    (``a + b + c``) get ``#2``, ``#3`` after their operator, in the order of :func:`ast.walk`."""
+    seen: dict[Mutant, int] = {}
+    for mutant, node in _raw_sites(module, tree):
+        count = seen.get(mutant, 0) + 1
+        seen[mutant] = count
+        yield (mutant if count == 1 else Mutant(mutant.module, mutant.line, mutant.col,
+                                                 f"{mutant.operator}#{count}")), node
+
+
+def _raw_sites(module: str, tree: ast.AST) -> Iterator[tuple[Mutant, ast.AST]]:
     skipped = _skipped_subtrees(tree)
     for node in ast.walk(tree):
         if id(node) in skipped or not hasattr(node, "lineno"):
@@ -127,7 +147,7 @@ def _sites(module: str, tree: ast.AST) -> Iterator[tuple[Mutant, ast.AST]]:
         elif isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC_SWAPS:
             if not (_is_text(node.left) or _is_text(node.right)):
                 yield Mutant(*here, "add->sub" if isinstance(node.op, ast.Add) else "sub->add"), node
-        elif isinstance(node, ast.AugAssign) and type(node.op) in ARITHMETIC_SWAPS:
+        elif isinstance(node, ast.AugAssign) and type(node.op) in ARITHMETIC_SWAPS and not _is_text(node.value):
             yield Mutant(*here, "add->sub" if isinstance(node.op, ast.Add) else "sub->add"), node
 
 
@@ -141,6 +161,7 @@ def all_mutants(modules: list[str]) -> list[Mutant]:
 
 def _change(node: ast.AST, operator: str) -> None:
     """Apply ``operator`` to ``node`` in place."""
+    operator = operator.partition("#")[0]
     if isinstance(node, ast.Compare):
         index = int(operator[-1]) if operator[-1].isdigit() else 0
         node.ops[index] = COMPARISON_SWAPS[type(node.ops[index])]()
@@ -157,7 +178,11 @@ def _change(node: ast.AST, operator: str) -> None:
 
 
 def _shown(node: ast.AST) -> str:
-    text = ast.unparse(node)
+    return _clipped(ast.unparse(node))
+
+
+def _clipped(text: str) -> str:
+    text = " ".join(text.split())
     return text if len(text) <= 100 else text[:97] + "..."
 
 
@@ -181,7 +206,7 @@ def mutated_source(mutant: Mutant) -> tuple[str, str]:
                 after = line[:shown.col_offset] + replacement + line[shown.col_offset + len(segment):]
                 change = f"{line.strip()}  ->  {after.strip()}"
             else:
-                change = f"{_shown(shown)}  ->  {_shown(ast.parse(replacement, mode='eval').body)}"
+                change = f"{_shown(shown)}  ->  {_clipped(replacement)}"
             return ast.unparse(tree) + "\n", f"{mutant.module}:{mutant.line}: {change}"
     raise SystemExit(f"mutants: no such mutant {mutant.ident}")
 
