@@ -37,8 +37,9 @@ cases (median 87 each); the fuzzer (1,000 situations) killed 2 of the 61 survivo
 `--every-branch`, 18 more survivors die (plain + every branch: 107 of 150, 71.3%). Of the 43 left,
 6 were gaps, closed by hand fixtures (a discard on a trump lead holding lower trumps, a revoke after
 an opponent ruffed, a carré of nines against a carré of aces, automatic belote with the king and queen
-in two hands, four sevens with card reuse allowed); the others are equivalent through the protocol
-(violation rule names and messages, score-sheet notes and zero-point lines, broken-invariant checks).
+in two hands, four sevens with card reuse allowed, a declared carré of sevens); most others are
+equivalent through the protocol (violation rule names and messages, score-sheet notes and zero-point
+lines, broken-invariant checks, game.count_passed_deals which protocol 1 cannot express).
 """
 
 from __future__ import annotations
