@@ -538,7 +538,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     if not cases:
         print("no case matches the filters", file=sys.stderr)
         return EXIT_BAD_INPUT
-    options = RunOptions(timeout=args.timeout, per_case=args.per_case,
+    options = RunOptions(timeout=args.timeout, per_case=args.per_case, give_up_after=args.give_up_after,
                          expected_failures=_read_expected_failures(args.expected_failures))
     stderr_log = Path(f"{args.report}.stderr") if args.report else None
     if stderr_log is not None:
@@ -750,6 +750,17 @@ def _count(text: str) -> int:
     return value
 
 
+def _count_or_zero(text: str) -> int:
+    """A whole number >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number; found {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0; found {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="belote-ref", description="Belote rules as data, a reference engine and a conformance suite.")
     parser.add_argument("--version", action="version", version=f"belote-ref {__version__}")
@@ -847,6 +858,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "generated to reach it (classic with the branch's values), where the adapter claims them")
     run.add_argument("--per-case", action="store_true", help="a fresh adapter for every case")
     run.add_argument("--timeout", type=_seconds, default=10.0, metavar="S", help="per-message timeout (default 10)")
+    run.add_argument("--give-up-after", type=_count_or_zero, default=25, metavar="N",
+                     help="after N crashes or timeouts in a row, settle the cases left unsent (default 25; 0: never)")
     run.add_argument("--jobs", type=_shard_count, default=1, metavar="N",
                      help="run the cases in N worker processes, each with its own adapter, in contiguous ranges "
                           "(the same report as one job, times aside)")

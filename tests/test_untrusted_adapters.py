@@ -112,6 +112,23 @@ def test_an_adapter_that_exits_right_after_hello() -> None:
     assert all("exited" in message for message in messages)
 
 
+def test_an_adapter_that_fails_every_case_is_given_up_after_so_many_in_a_row() -> None:
+    cases = some_cases(12)
+    _, results = run_cases(lambda: open_adapter(misbehaving("exit-hello"), PATIENT), cases,
+                           RunOptions(timeout=PATIENT, give_up_after=4))
+    assert [r.outcome for r in results] == ["crash"] * 12
+    assert all("exited" in r.message for r in results[:4])
+    assert all(r.message.startswith("not sent: the adapter failed the 4 cases before in a row (last: ")
+               for r in results[4:])
+    assert [r.case.id for r in results] == [case.id for case in cases]
+
+
+def test_a_failure_between_answers_does_not_count_toward_giving_up() -> None:
+    _, results = run_cases(lambda: open_adapter(misbehaving("exit:2"), PATIENT), some_cases(8),
+                           RunOptions(timeout=PATIENT, give_up_after=2))
+    assert [r.outcome for r in results] == ["pass", "crash"] * 4
+
+
 def test_an_adapter_that_stalls_through_sh_is_killed_with_its_shell(tmp_path: Path) -> None:
     tag = f"sh-{uuid.uuid4().hex}"
     impl = f"sh -c '{sys.executable} {MISBEHAVE} hang {tag}'"

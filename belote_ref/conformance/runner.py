@@ -96,6 +96,8 @@ class RunOptions:
     timeout: float = 10.0
     per_case: bool = False
     expected_failures: frozenset[str] = frozenset()
+    give_up_after: int = 25
+    """Failures (crash or timeout) in a row after which the cases left are not sent; 0: never."""
 
 
 def not_applicable_reason(claims: Claims, case: Case) -> str | None:
@@ -274,10 +276,11 @@ def _run_with(
     window = 1 if options.per_case else WINDOW_CASES
     pending: deque[tuple[int, int, float]] = deque()  # case index, seq, time sent
     seq = 0
+    failures_in_a_row = 0
 
     def fail_oldest(failure: AdapterFailure, when: str = "") -> None:
         """The adapter is unusable: the oldest unanswered case takes the failure, the rest are resent."""
-        nonlocal live
+        nonlocal live, failures_in_a_row
         tail = live.stderr_tail() if live is not None else ""
         if live is not None:
             live.kill()
@@ -292,6 +295,14 @@ def _run_with(
         result = CaseResult(cases[index], failure.outcome, message=message)
         result.seconds = time.perf_counter() - started
         record(index, result)
+        failures_in_a_row += 1
+        if options.give_up_after and failures_in_a_row >= options.give_up_after:
+            # An adapter that fails every case would be restarted for each one: minutes or hours
+            # of the same failure. The rest is settled at once, and says why.
+            left = f"not sent: the adapter failed the {failures_in_a_row} cases before in a row (last: {message})"
+            while to_send:
+                unsent = to_send.popleft()
+                record(unsent, CaseResult(cases[unsent], failure.outcome, message=left))
 
     try:
         while to_send or pending:
@@ -316,6 +327,7 @@ def _run_with(
             pending.popleft()
             result.seconds = time.perf_counter() - started
             record(index, result)
+            failures_in_a_row = 0
             if options.per_case:
                 live.stop()
                 live = None
