@@ -60,6 +60,7 @@ PEERS = {
         ("announcements.carres.four-eights-are-nothing", "belote-cli"),
         ("announcements.carres.four-eights-leave-the-tierce-whole", "belote-cli"),
         ("announcements.carres.four-sevens-are-nothing", "belote-cli"),
+        ("announcements.carres.four-sevens-never-listed-even-with-reuse", "belote-cli"),
         ("announcements.tout-atout.four-eights-nothing-a-quarte-stays", "belote-cli"),
         # Equal best sequences: the tie goes to the first declarer counted from the taker, not from
         # eldest (belote.scoring.resolve_declarations, seat_order = (taker, ...)).
