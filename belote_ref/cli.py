@@ -739,26 +739,24 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _count(text: str) -> int:
-    """A whole number >= 1."""
+def _whole_number(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number; found {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1; found {text!r}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}; found {text!r}")
     return value
+
+
+def _count(text: str) -> int:
+    """A whole number >= 1."""
+    return _whole_number(text, 1)
 
 
 def _count_or_zero(text: str) -> int:
     """A whole number >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number; found {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0; found {text!r}")
-    return value
+    return _whole_number(text, 0)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -122,7 +122,18 @@ class Ruleset(RuleAreas):
 
         Raises :class:`RulesetError` when the parameter is unknown, the value not allowed, or the
         values together break a rule of the registry."""
-        return _with_parameter(self, parameter_id, value)
+        registry = load_registry()
+        if parameter_id not in registry.parameters:
+            raise RulesetError([Diagnostic(None, None, None, parameter_id,
+                                           f"unknown parameter{_did_you_mean(parameter_id, registry.parameters)}")])
+        if not registry[parameter_id].allows(value):
+            raise RulesetError([Diagnostic(None, None, None, parameter_id, f"value {value!r} is not allowed")])
+        params = {**self.params, parameter_id: value}
+        diagnostics = _semantic_checks(dict(params), registry, lambda pid: Diagnostic(None, None, None, pid, ""))
+        if diagnostics:
+            raise RulesetError(diagnostics)
+        return _compile(self.id, self.version, self.title, self.description, self.parent, self.sources, self.path,
+                        params)
 
     @classmethod
     def from_parameters(
@@ -158,21 +169,6 @@ class Ruleset(RuleAreas):
             raise RulesetError(diagnostics)
         ordered = {pid: parameters[pid] for pid in registry.parameters}
         return _compile(id, version, {"en": title or id}, {}, None, (), None, ordered)
-
-
-def _with_parameter(rules: Ruleset, parameter_id: str, value: Any) -> Ruleset:
-    registry = load_registry()
-    if parameter_id not in registry.parameters:
-        raise RulesetError([Diagnostic(None, None, None, parameter_id,
-                                       f"unknown parameter{_did_you_mean(parameter_id, registry.parameters)}")])
-    if not registry[parameter_id].allows(value):
-        raise RulesetError([Diagnostic(None, None, None, parameter_id, f"value {value!r} is not allowed")])
-    params = {**rules.params, parameter_id: value}
-    diagnostics = _semantic_checks(dict(params), registry, lambda pid: Diagnostic(None, None, None, pid, ""))
-    if diagnostics:
-        raise RulesetError(diagnostics)
-    return _compile(rules.id, rules.version, rules.title, rules.description, rules.parent, rules.sources, rules.path,
-                    params)
 
 
 def _compile(
