@@ -88,12 +88,12 @@ class BidDeal(DealState):
         status = self.bids.status
         return status.next_dealer if status.status == "redeal" else self.dealer
 
-    def _finish(self) -> None:
+    def _finish(self, winners: tuple[Seat, ...] | None = None) -> None:
         if not (self.taker is not None and self.trump is not None):
             raise InternalError("broken invariant: self.taker is not None and self.trump is not None")
         self.score = score_deal(
             self.rules, dealer=self.dealer, taker=self.taker, trump=self.trump, tricks=self.tricks,
             belote=self.belote, announcements=self.declarations, final_deal=self.final_deal,
-            validate=False, bid=self.bid,
+            validate=False, bid=self.bid, trick_winners=winners,
         )
         self.phase = Phase.SCORED

@@ -26,15 +26,15 @@ from __future__ import annotations
 import copy
 import enum
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from belote_ref.announcements import Declaration
 from belote_ref.bids import Bid, make_calls
-from belote_ref.cards import DECK, SEATS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump, trump_of
+from belote_ref.cards import CARDS, DECK, SEATS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump, trump_of
 from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError, InternalError
-from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask
+from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask, run_tricks
 from belote_ref.rules import Ruleset
 from belote_ref.scoring import Belote, DealScore, score_deal
 
@@ -525,13 +525,57 @@ class DealState:
             if len(self.tricks) == 8:
                 self._finish()
 
-    def _finish(self) -> None:
+    def play_all(self, cards: Sequence[Card], leaders: Sequence[Seat | None] = ()) -> int:
+        """Play a whole deal's 32 ``cards`` at once, each checked as :meth:`play` checks it, and
+        the leader of each trick checked against ``leaders`` (None: not recorded).
+
+        Returns -1 when all were played (the deal is then scored), else the index of the first card
+        that is illegal, not in hand or beyond the 32nd, or of the first card of a trick led by
+        another seat than ``leaders`` says; the state is then unchanged, and :meth:`play` card by
+        card names the rule broken. Only from the first card of the play phase: raises
+        :class:`~belote_ref.errors.IllegalPlayError` otherwise.
+        """
+        if self.phase is not _PLAYING or self.plays or self.trump is None:
+            raise IllegalPlayError("play_all plays a deal from its first card", code="illegal_play", index=0)
+        hands = list(self.hands)
+        played, trick_leaders, bad = run_tricks(self.rules, self.trump, hands, self.leader, cards)
+        if bad >= 0:
+            return bad
+        for number, recorded in enumerate(leaders[:8]):
+            if recorded is not None and recorded != trick_leaders[number]:
+                return number * 4
+        self._commit(played, trick_leaders, hands)
+        return -1
+
+    def play_random(self, random_: Callable[[], float]) -> None:
+        """Play the 32 cards of the deal, each drawn uniformly from the legal plays with ``random_``
+        (``rng.random``): the fast path of :func:`~belote_ref.simulate.random_deal`. Only from the
+        first card of the play phase: raises :class:`~belote_ref.errors.IllegalPlayError` otherwise.
+        """
+        if self.phase is not _PLAYING or self.plays or self.trump is None:
+            raise IllegalPlayError("play_random plays a deal from its first card", code="illegal_play", index=0)
+        hands = self.hands
+        played, trick_leaders, _ = run_tricks(self.rules, self.trump, hands, self.leader, None, random_)
+        self._commit(played, trick_leaders, hands)
+
+    def _commit(self, played: list[int], leaders: list[int], hands: list[int]) -> None:
+        """Take the 32 cards of :func:`~belote_ref.play.run_tricks` as played, and score the deal."""
+        seats = [SEATS[leader] for leader in leaders]
+        self.hands = hands
+        self.plays = list(map(CARDS.__getitem__, played))
+        plays = self.plays
+        self.tricks = [Trick(seats[number], tuple(plays[number * 4:number * 4 + 4])) for number in range(8)]
+        self.leader = seats[8]
+        self.trick_cards = []
+        self._finish(tuple(seats[1:]))
+
+    def _finish(self, winners: tuple[Seat, ...] | None = None) -> None:
         if self.taker is None or self.trump is None:
             raise InternalError("broken invariant: self.taker is not None and self.trump is not None")
         self.score = score_deal(
             self.rules, dealer=self.dealer, taker=self.taker, trump=self.trump, tricks=self.tricks,
             belote=self.belote, announcements=self.declarations, pot=self.pot, final_deal=self.final_deal,
-            validate=False,
+            validate=False, trick_winners=winners,
         )
         self.phase = Phase.SCORED
 
@@ -582,6 +626,17 @@ def play_out(
     if len(plays) != 32:
         raise BeloteRefError(f"a deal is 32 plays; found {len(plays)}", code="bad_deal", index=len(plays))
     masks = [hands[seat].mask for seat in SEATS]
+    if not legal:
+        # The good path: all 32 cards at once; a deal it refuses is played card by card below, for
+        # the error that names the rule.
+        _, leaders, bad = run_tricks(rules, trump, list(masks), leader, plays)
+        if bad < 0:
+            seats = [SEATS[seat] for seat in leaders]
+            played = [Trick(seats[number], tuple(plays[number * 4:number * 4 + 4])) for number in range(8)]
+            score = score_deal(rules, dealer=SEATS[(leader - 1) & 3], taker=taker, trump=trump, tricks=played,
+                               belote=belote, announcements=announcements, pot=pot, validate=False, bid=bid,
+                               trick_winners=tuple(seats[1:]))
+            return PlayedDeal(score.trick_winners, None, score)
     allowed: list[CardSet] = []
     tricks: list[Trick] = []
     first = leader

@@ -24,7 +24,7 @@ CardSet('7H QH')
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -47,6 +47,7 @@ __all__ = [
     "explain_illegal",
     "legal_mask",
     "legal_plays",
+    "run_tricks",
     "trick_points",
     "trick_winner",
 ]
@@ -211,6 +212,122 @@ def legal_mask(rules: Ruleset, trump: int, hand_mask: int, leader: int, cards: t
             return hand_mask if partner_optional else trumps
         return hand_mask if opp_optional else trumps
     return trumps
+
+
+def run_tricks(
+    rules: Ruleset,
+    trump: int,
+    hands: list[int],
+    leader: int,
+    plays: Sequence[int] | None = None,
+    random_: Callable[[], float] | None = None,
+) -> tuple[list[int], list[int], int]:
+    """Play the 8 tricks of a deal from its first card, on int masks: the engine's hot loop.
+
+    ``hands`` are the four 8-card masks indexed by seat (emptied in place as the cards are played),
+    ``leader`` leads trick 1. Each card is ``plays[i]`` when ``plays`` is given, checked against
+    the legal plays of its turn; otherwise it is drawn uniformly from them: the k-th legal card in
+    card order, k = ``int(random_() * count)``, the draw :func:`belote_ref.simulate.random_deal`
+    has always made.
+
+    Returns ``(cards, leaders, bad)``: the cards played, the leader of each trick followed by the
+    winner of the last one (9 seats), and -1, or the index of the first card that may not be
+    played (then ``hands`` are part-played and ``cards`` stop before it). A ``plays`` of another
+    length than 32 is never checked here: ``bad`` is its length, or 32 when it is longer.
+
+    .. note:: Deliberate copy: the follower's rungs R1-R5 are :func:`legal_mask`'s, written inline
+       because a call per card was a tenth of a random deal. ``tests/test_run_tricks.py`` holds the
+       two equal under every combination of the ``play.*`` parameters, at every contract.
+    """
+    if plays is not None and len(plays) != 32:
+        return [], [leader], min(len(plays), 32)
+    effs, above, tmask, head, relief, pme, tlo_relaxed, opp_optional, up_mode, partner_optional = (
+        rules.play_tables.per_trump[trump]
+    )
+    cards: list[int] = []
+    leaders = [leader]
+    index = 0
+    for _trick in range(8):
+        hand = hands[leader]
+        if plays is None:
+            mask = hand
+            for _ in range(int(random_() * mask.bit_count())):  # type: ignore[misc]
+                mask &= mask - 1
+            w = (mask & -mask).bit_length() - 1
+        else:
+            w = plays[index]
+            if not hand >> w & 1:
+                return cards, leaders, index
+        hands[leader] = hand & ~(1 << w)
+        cards.append(w)
+        index += 1
+        led = w >> 3
+        eff = effs[led]
+        ws = eff[w]
+        wi = 0
+        suit_mask = 0xFF << (led << 3)
+        for n in (1, 2, 3):
+            seat = (leader + n) & 3
+            hand = hands[seat]
+            partner_wins = wi == n - 2
+            if led == trump:  # R1
+                mask = hand & tmask
+                if not mask:
+                    mask = hand
+                else:
+                    over = mask & above[w]
+                    if over and not (tlo_relaxed and partner_wins):
+                        mask = over
+            else:
+                mask = hand & suit_mask
+                if mask:  # R2
+                    if head and ws < 8 and not (relief and partner_wins):
+                        beat = mask & above[w]
+                        if beat:
+                            mask = beat
+                else:
+                    trumps = hand & tmask
+                    if not trumps:  # R3
+                        mask = hand
+                    elif pme and partner_wins:  # R4
+                        if ws < 8 or up_mode == 0:
+                            mask = hand
+                        else:
+                            over = trumps & above[w]
+                            others_over = (hand ^ trumps) | over
+                            if up_mode == 1:
+                                mask = others_over if hand != trumps else trumps
+                            elif up_mode == 3:
+                                mask = others_over if over else hand
+                            else:
+                                mask = others_over or trumps
+                    elif ws >= 8:  # R5
+                        over = trumps & above[w]
+                        if over:
+                            mask = over
+                        elif partner_wins:
+                            mask = hand if partner_optional else trumps
+                        else:
+                            mask = hand if opp_optional else trumps
+                    else:
+                        mask = trumps
+            if plays is None:
+                for _ in range(int(random_() * mask.bit_count())):  # type: ignore[misc]
+                    mask &= mask - 1
+                card = (mask & -mask).bit_length() - 1
+            else:
+                card = plays[index]
+                if not mask >> card & 1:
+                    return cards, leaders, index
+            hands[seat] = hand & ~(1 << card)
+            cards.append(card)
+            index += 1
+            strength = eff[card]
+            if strength > ws:
+                w, ws, wi = card, strength, n
+        leader = (leader + wi) & 3
+        leaders.append(leader)
+    return cards, leaders, -1
 
 
 # The hottest call of a simulation: it builds its result as cards.cardset_of_mask does, without the

@@ -524,7 +524,10 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
                                            code="bad_announcement", index=index)
                 return report
         trump, hands, leaders = state.trump, state.hands, record.leaders
-        for index, card in enumerate(record.plays):
+        # The good path plays all 32 cards at once; a deal it refuses is played card by card below,
+        # for the error that names the rule (play_all leaves the state as it was).
+        all_played = len(record.plays) == 32 and state.play_all(record.plays, leaders) < 0
+        for index, card in enumerate(() if all_played else record.plays):
             trick_number = index // 4
             if index % 4 == 0 and trick_number < len(leaders):
                 recorded = leaders[trick_number]

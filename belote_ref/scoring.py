@@ -308,11 +308,13 @@ class _TrustedPlays:
 
 
 def _trusted_tricks(
-    rules: Ruleset, trump: Suit | Trump, tricks: Sequence[Trick]
+    rules: Ruleset, trump: Suit | Trump, tricks: Sequence[Trick], winners: tuple[Seat, ...] | None = None
 ) -> tuple[tuple[Seat, ...], _TrustedPlays]:
-    """Trick winners and who played each card, for tricks already known to be consistent."""
-    strength = rules.strength[trump]
-    winners = tuple(SEATS[(trick.leader + _winning_index(strength, trick.cards)) & 3] for trick in tricks)
+    """Trick winners (``winners`` when the caller knows them) and who played each card, for tricks
+    already known to be consistent."""
+    if winners is None:
+        strength = rules.strength[trump]
+        winners = tuple(SEATS[(trick.leader + _winning_index(strength, trick.cards)) & 3] for trick in tricks)
     return winners, _TrustedPlays(tricks)
 
 
@@ -502,6 +504,7 @@ def score_deal(
     final_deal: bool = False,
     validate: bool = True,
     bid: Bid | None = None,
+    trick_winners: tuple[Seat, ...] | None = None,
 ) -> DealScore:
     """Score one played deal and return the itemised :class:`DealScore`.
 
@@ -574,12 +577,15 @@ def score_deal(
     mode; index 0), ``bad_announcement`` (index = declaration index). ``validate=False`` skips
     the checks of the tricks (count,
     repeated cards, leaders) for tricks a :class:`~belote_ref.deal.DealState` built and so
-    guarantees; the belote and the declarations are still checked.
+    guarantees; the belote and the declarations are still checked. With ``validate=False`` the
+    caller that already knows the winner of each trick may pass them as ``trick_winners``; they are
+    trusted too.
 
     Under ``bidding.auction: bids`` (the coinche family) ``bid`` is the contract's value and
     multiplier, and steps 4 to 6 are :func:`belote_ref.bid_scoring.score_bid` (no litige, pot 0).
     """
-    winners, plays = _check_tricks(rules, dealer, trump, tricks) if validate else _trusted_tricks(rules, trump, tricks)
+    winners, plays = (_check_tricks(rules, dealer, trump, tricks) if validate
+                      else _trusted_tricks(rules, trump, tricks, trick_winners))
     announced = _announced_belotes(rules, trump, belote, plays)
     declarations = _check_declarations(rules, trump, announcements, plays)
     eldest = dealer.next

@@ -161,21 +161,24 @@ def _declare(state: DealState, rng: random.Random) -> None:
 
 def _play(state: DealState, rng: random.Random, checked: bool) -> None:
     """Play the 32 cards, each drawn uniformly from the legal plays."""
+    if not checked:
+        state.play_random(rng.random)
+        return
     rules = state.rules
     trump = state.trump
     if trump is None:
         raise InternalError("broken invariant: trump is not None")
     hands = state.hands  # DealState updates this list in place
-    random_, legal, cards_ = rng.random, legal_mask, CARDS
-    play = state.play if checked else state.play_unchecked
+    random_ = rng.random
     for _ in range(32):
         cards = state.trick_cards
         leader = state.leader
+        seat = (leader + len(cards)) & 3
         # A lead may be any card (legal_mask's own first answer), without the call.
-        mask = legal(rules, trump, hands[(leader + len(cards)) & 3], leader, tuple(cards)) if cards else hands[leader]
+        mask = legal_mask(rules, trump, hands[seat], leader, tuple(cards)) if cards else hands[seat]
         for _ in range(int(random_() * mask.bit_count())):  # keep the k-th legal card, k uniform
             mask &= mask - 1
-        play(cards_[(mask & -mask).bit_length() - 1])
+        state.play(CARDS[(mask & -mask).bit_length() - 1])
 
 
 #: For each swap of a shuffle of 32 items: the position, how many items it draws among, the bits drawn.
