@@ -47,7 +47,7 @@ from typing import IO, Any, Literal
 from belote_ref.announcements import Declaration
 from belote_ref.bid_deal import BidDeal
 from belote_ref.bids import BidAuction, is_bidding
-from belote_ref.cards import CARDS, SEATS, Card, CardSet, Seat, Suit, parse_card
+from belote_ref.cards import CARDS, SEATS, Card, CardSet, Seat, Suit, cardset_of_mask, parse_card
 from belote_ref.deal import DealState, Phase
 from belote_ref.errors import BeloteRefError, InternalError, NotationError
 from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_lines
@@ -64,6 +64,8 @@ RECORD_FORMAT = 1
 _CARD_BY_TOKEN: dict[str, Card] = {str(card): card for card in CARDS}
 _SEAT_BY_TOKEN: dict[str, Seat] = {seat.name: seat for seat in SEATS}
 _SEAT_NAMES: tuple[tuple[Seat, str], ...] = tuple((seat, seat.name) for seat in SEATS)
+_SEAT_KEYS = {seat.name: None for seat in SEATS}.keys()
+_BIT_BY_TOKEN: dict[str, int] = {str(card): 1 << card for card in CARDS}
 
 
 class RecordError(BeloteRefError):
@@ -147,15 +149,24 @@ def _cards(tokens: Any, where: Where, what: str) -> list[Card]:
 
 
 def _seat_map(data: Any, where: Where, what: str) -> dict[Seat, CardSet]:
-    if not isinstance(data, dict) or set(data) != {"N", "E", "S", "W"}:
+    if not isinstance(data, dict) or data.keys() != _SEAT_KEYS:
         raise RecordError(f"{what}: expected a mapping with the seats N, E, S and W", location=where())
     result = {}
     for seat, name in _SEAT_NAMES:
-        cards = _cards(data[name], where, f"{what}.{name}")
-        cardset = CardSet(cards)
-        if len(cardset) != len(cards):
-            raise RecordError(f"{what}.{name}: a card is listed twice", location=where())
-        result[seat] = cardset
+        tokens = data[name]
+        try:
+            # The good path: each token is a card's, and each card is a bit of the sum.
+            mask = sum(map(_BIT_BY_TOKEN.__getitem__, tokens)) if type(tokens) is list else -1
+        except (KeyError, TypeError):  # a bad token: _cards says which
+            mask = -1
+        if mask < 0 or mask.bit_count() != len(tokens) or mask >> 32:
+            cards = _cards(tokens, where, f"{what}.{name}")
+            cardset = CardSet(cards)
+            if len(cardset) != len(cards):
+                raise RecordError(f"{what}.{name}: a card is listed twice", location=where())
+            result[seat] = cardset
+        else:
+            result[seat] = cardset_of_mask(mask)
     return result
 
 
@@ -219,11 +230,18 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
         tricks = data["tricks"]
         if not isinstance(tricks, list):
             raise RecordError("'tricks' must be a list", location=place("tricks"))
-        seat_of = _SEAT_BY_TOKEN
+        seat_of, card_of = _SEAT_BY_TOKEN, _CARD_BY_TOKEN.__getitem__
         for index, trick in enumerate(tricks):
             if not isinstance(trick, dict) or "cards" not in trick:
                 raise RecordError("each trick is {leader, cards}", location=place("tricks", index))
-            plays.extend(_cards(trick["cards"], at("tricks", index), f"tricks[{index}]"))
+            tokens, before = trick["cards"], len(plays)
+            try:
+                if type(tokens) is not list:
+                    raise TypeError
+                plays.extend(map(card_of, tokens))
+            except (KeyError, TypeError):  # a bad token: _cards says which, and where
+                del plays[before:]
+                plays.extend(_cards(tokens, at("tricks", index), f"tricks[{index}]"))
             leader = trick.get("leader")
             if leader is None:
                 leaders.append(None)

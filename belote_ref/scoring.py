@@ -61,6 +61,8 @@ _ON_TIE: dict[str, Contract] = {
 TRICKS_PER_DEAL = 8
 CARDS_PER_TRICK = 4
 _TEAMS = (Team.NS, Team.EW)
+_TEAM_OF_PARITY = _TEAMS  # a seat's team by its number's parity: N and S are even
+_SEAT_NAMES = tuple(seat.name for seat in SEATS)  # a name by seat number, without the enum's property
 
 
 class ScoreLine:
@@ -178,14 +180,15 @@ class DealScore:
             belote = {suit.letter: team.value for suit, team in sorted(self.belote.items())}
         else:
             belote = None
+        card_points, announcements, deal_score = self.card_points, self.announcements, self.deal_score
         return {
-            "trick_winners": [seat.name for seat in self.trick_winners],
-            "card_points": {team.value: self.card_points[team] for team in _TEAMS},
-            "announcements": {team.value: self.announcements[team] for team in _TEAMS},
+            "trick_winners": list(map(_SEAT_NAMES.__getitem__, self.trick_winners)),
+            "card_points": {"NS": card_points[Team.NS], "EW": card_points[Team.EW]},
+            "announcements": {"NS": announcements[Team.NS], "EW": announcements[Team.EW]},
             "belote": belote,
             "contract": self.contract,
             "capot": self.capot.value if self.capot is not None else None,
-            "deal_score": {team.value: self.deal_score[team] for team in _TEAMS},
+            "deal_score": {"NS": deal_score[Team.NS], "EW": deal_score[Team.EW]},
             "pot": self.pot,
         }
 
@@ -482,7 +485,7 @@ class _Sheet:
 
     def __init__(self) -> None:
         self.lines: list[ScoreLine] = []
-        self.score: dict[Team, int] = {team: 0 for team in _TEAMS}
+        self.score: dict[Team, int] = {Team.NS: 0, Team.EW: 0}
 
     def add(self, team: Team, points: int, rule: str, note: str, *arguments: object) -> None:
         """A line; ``note`` is a :meth:`str.format` template when ``arguments`` are given (see
@@ -594,12 +597,14 @@ def score_deal(
 
     # 1. Card points and capot (converted to the contract's scale, if it has one).
     table = rules.points[trump]
-    raw = {team: 0 for team in _TEAMS}
+    by_parity = [0, 0]  # seats 0 and 2 are NS, 1 and 3 EW
     for trick, winner in zip(tricks, winners, strict=True):
         first, second, third, fourth = trick.cards
-        raw[winner.team] += table[first] + table[second] + table[third] + table[fourth]
-    last_team = winners[-1].team
-    capot = winners[0].team if all(winner.team is winners[0].team for winner in winners) else None
+        by_parity[winner & 1] += table[first] + table[second] + table[third] + table[fourth]
+    raw = {Team.NS: by_parity[0], Team.EW: by_parity[1]}
+    last_team = _TEAM_OF_PARITY[winners[-1] & 1]
+    tricks_won_by_ew = sum(winner & 1 for winner in winners)
+    capot = Team.NS if not tricks_won_by_ew else Team.EW if tricks_won_by_ew == len(winners) else None
     bonus = rules.scoring.last_trick_bonus
     scale = rules.scale[trump]
     card_points = dict(raw)
@@ -636,7 +641,9 @@ def score_deal(
                       f"belote of {seat.name}{where} not credited: the queen of {what} was played before the king")
         else:
             belote_teams[suit] = seat.team
-    bel = {team: rules.belote.value * sum(1 for t in belote_teams.values() if t is team) for team in _TEAMS}
+    bel = {Team.NS: 0, Team.EW: 0}
+    for team in belote_teams.values():
+        bel[team] += rules.belote.value
     belote_note = ""
     if credited:
         belote_note = f"belote-rebelote of {', '.join(notes)}"
@@ -653,7 +660,7 @@ def score_deal(
         masks = plays.seat_masks()
         declarations = [Declaration(seat, combination) for seat in (SEATS[(eldest + i) & 3] for i in range(4))
                         for combination in combinations(rules, trump, CardSet(masks[seat]))]
-    ann = {team: 0 for team in _TEAMS}
+    ann = {Team.NS: 0, Team.EW: 0}
     if rules.announcements.enabled and declarations:
         scored = announcement_points(rules, trump, declarations, eldest)
         for team in _TEAMS:
@@ -797,7 +804,7 @@ def _comparison_words(takers: tuple[int, int, int], defenders: tuple[int, int, i
     return f"takers {words(takers)} vs defenders {words(defenders)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Context:
     rules: Ruleset
     sheet: _Sheet

@@ -78,6 +78,50 @@ class TestReading:
         assert report.error is not None and report.error.code == "bad_deal"
 
 
+class TestReadingBadCards:
+    """The good path reads cards by table look-ups; anything else falls back to the reader that
+    says what is wrong, and where (tests/test_untrusted_records.py damages whole lines at random)."""
+
+    TRICK = {"leader": "W", "cards": ["7S", "QS", "AS", "9D"]}
+
+    @pytest.mark.parametrize(("tokens", "message"), [
+        (["TS", "JS", "QS", "KH", "TS"], "hands.N: a card is listed twice"),
+        (["TS", "JS", "QS", "KH", "1H"], "hands.N: not a card: '1H'"),
+        (["TS", "JS", "QS", "KH", ["AH"]], "hands.N: not a card"),
+        ("TS JS QS KH AH", "hands.N: expected a list of cards"),
+        (["AC", "AC", "QS", "KH", "AH"], "hands.N: a card is listed twice"),  # carries past 32 bits
+        (["10S", "JS", "QS", "KH", "AH"], None),  # lenient: 10 for T
+    ])
+    def test_a_hand(self, tokens: Any, message: str | None) -> None:
+        data = json.loads(json.dumps(BASE))
+        data["hands"]["N"] = tokens
+        if message is None:
+            assert str(parse_record(data).hands[Seat.N]) == "TS JS QS KH AH"
+            return
+        with pytest.raises(RecordError, match=message):
+            parse_record(data)
+
+    def test_the_seats_of_a_hand_map(self) -> None:
+        data = json.loads(json.dumps(BASE))
+        data["hands"]["X"] = data["hands"].pop("N")
+        with pytest.raises(RecordError, match="expected a mapping with the seats N, E, S and W"):
+            parse_record(data)
+
+    @pytest.mark.parametrize(("cards", "message"), [
+        (["7S", "QS", "AS", "1D"], r"tricks\[1\]: not a card: '1D'"),
+        (["7S", "QS", ["AS"], "9D"], r"tricks\[1\]: not a card"),
+        ("7S QS AS 9D", r"tricks\[1\]: expected a list of cards"),
+    ])
+    def test_a_trick(self, cards: Any, message: str) -> None:
+        with pytest.raises(RecordError, match=message):
+            parse_record({**BASE, "tricks": [self.TRICK, {"leader": "N", "cards": cards}]})
+
+    def test_a_lenient_token_after_a_short_trick_keeps_every_card_once(self) -> None:
+        record = parse_record({**BASE, "tricks": [{"leader": "W", "cards": ["7S", "QS"]},
+                                                  {"leader": "N", "cards": ["10S", "9D"]}]})
+        assert [str(card) for card in record.plays] == ["7S", "QS", "TS", "9D"]
+
+
 class TestReplay:
     def test_illegal_play_names_file_line_rule_and_legal_cards(self) -> None:
         # Trick 1: W leads 7S, N QS, E AS (E wins); S has no spade and holds 9D TD, so S must
