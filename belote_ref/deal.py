@@ -26,13 +26,26 @@ from __future__ import annotations
 import copy
 import enum
 import functools
+from operator import itemgetter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from belote_ref.announcements import Declaration
 from belote_ref.bids import Bid, make_calls
-from belote_ref.cards import CARDS, DECK, SEATS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump, trump_of
+from belote_ref.cards import (
+    CARDS,
+    DECK,
+    SEATS,
+    SUIT_LETTERS,
+    Card,
+    CardSet,
+    Seat,
+    Suit,
+    Trump,
+    cardset_of_mask,
+    trump_of,
+)
 from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError, InternalError
 from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask, run_tricks
 from belote_ref.rules import Ruleset
@@ -55,10 +68,16 @@ FIRST_DEAL_CARDS = 20
 _SEVENS = 0x01010101  # the 7 of each suit: rank 0 of suits S H D C
 
 
+#: A card's bit by its index: summing a deck's bits is its mask while no card repeats.
+_BIT_OF: dict[int, int] = {card: 1 << card for card in range(32)}
+
+
 def _check_deck(deck: Sequence[Card]) -> None:
-    mask = 0
-    for card in deck:
-        mask |= 1 << card
+    try:
+        # 32 powers of two add up to 2**32 - 1 only when all 32 differ (no carry).
+        mask = sum(map(_BIT_OF.__getitem__, deck))
+    except (KeyError, TypeError):
+        mask = -1
     if len(deck) != 32 or mask != 0xFFFFFFFF:
         raise BeloteRefError(
             f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
@@ -81,17 +100,44 @@ def check_hands(hands: Mapping[Seat, CardSet], size: int, *, seen: int = 0, what
     return seen
 
 
-def _deal_masks(packets: Sequence[int], start: int, deck: Sequence[Card], position: int,
-                masks: list[int], sizes: Sequence[int] | None = None) -> int:
-    """Deal packets round the table from seat ``start``, adding to ``masks``; return the next position."""
+DeckGetter = Callable[[Sequence[Card]], Sequence[Card]]
+
+
+def _getter(positions: Sequence[int]) -> DeckGetter:
+    """The cards at ``positions`` of a deck, as a sequence (even for one position)."""
+    if len(positions) == 1:
+        return itemgetter(slice(positions[0], positions[0] + 1))
+    return itemgetter(*positions)
+
+
+@functools.cache
+def _first_deal_plan(packets: tuple[int, ...], eldest: int) -> tuple[tuple[DeckGetter, ...], int]:
+    """For each seat, the getter of its cards in the first distribution; and the turned card's position.
+
+    Each packet size is dealt to every seat in play order from ``eldest``."""
+    positions: list[list[int]] = [[], [], [], []]
+    position = 0
     for size in packets:
         for offset in range(4):
+            positions[(eldest + offset) & 3].extend(range(position, position + size))
+            position += size
+    return tuple(_getter(seat_positions) for seat_positions in positions), position
+
+
+@functools.cache
+def _completion_plan(start: int, taker: int, one_at_a_time: bool) -> tuple[DeckGetter, ...]:
+    """For each seat, the getter of its completion cards: 2 for the taker, 3 for the others, from
+    deck position 21, in packets (or one card at a time) round the table from ``start``."""
+    sizes = [2 if seat == taker else 3 for seat in range(4)]
+    positions: list[list[int]] = [[], [], [], []]
+    position = FIRST_DEAL_CARDS + 1
+    for round_number in range(max(sizes) if one_at_a_time else 1):
+        for offset in range(4):
             seat = (start + offset) & 3
-            count = sizes[seat] if sizes is not None else size
-            for card in deck[position:position + count]:
-                masks[seat] |= 1 << card
+            count = (1 if round_number < sizes[seat] else 0) if one_at_a_time else sizes[seat]
+            positions[seat].extend(range(position, position + count))
             position += count
-    return position
+    return tuple(_getter(seat_positions) for seat_positions in positions)
 
 
 def deal_first_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> tuple[dict[Seat, CardSet], Card]:
@@ -101,9 +147,9 @@ def deal_first_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> tupl
     the 32 cards once each.
     """
     _check_deck(deck)
-    masks = [0, 0, 0, 0]
-    position = _deal_masks(rules["deal.first_packets"][0], dealer.next, deck, 0, masks)
-    return {seat: CardSet(masks[seat]) for seat in SEATS}, deck[position]
+    getters, turned = _first_deal_plan(tuple(rules["deal.first_packets"][0]), (dealer + 1) & 3)
+    bit_of = _BIT_OF.__getitem__
+    return {seat: cardset_of_mask(sum(map(bit_of, getter(deck)))) for seat, getter in zip(SEATS, getters)}, deck[turned]
 
 
 def complete_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat) -> dict[Seat, CardSet]:
@@ -117,21 +163,12 @@ def complete_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Se
 
 def _completed(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat, first: list[int],
                turned: Card) -> dict[Seat, CardSet]:
-    masks = list(first)
+    start = taker if rules["deal.completion_start"] == "taker_first" else (dealer + 1) & 3
+    getters = _completion_plan(start, taker, rules["deal.completion_packets"] == "one_at_a_time")
+    bit_of = _BIT_OF.__getitem__
+    masks = [first[seat] | sum(map(bit_of, getters[seat](deck))) for seat in range(4)]
     masks[taker] |= 1 << turned
-    start = taker if rules["deal.completion_start"] == "taker_first" else dealer.next
-    sizes = [2 if seat == taker else 3 for seat in range(4)]
-    if rules["deal.completion_packets"] == "one_at_a_time":
-        position = FIRST_DEAL_CARDS + 1
-        for round_number in range(max(sizes)):
-            for offset in range(4):
-                seat = (start + offset) & 3
-                if round_number < sizes[seat]:
-                    masks[seat] |= 1 << deck[position]
-                    position += 1
-    else:
-        _deal_masks((0,), start, deck, FIRST_DEAL_CARDS + 1, masks, sizes)
-    return {seat: CardSet(masks[seat]) for seat in SEATS}
+    return {seat: cardset_of_mask(masks[seat]) for seat in SEATS}
 
 
 @functools.cache
@@ -197,7 +234,9 @@ class Auction:
         self.turned = turned
         self.calls: list[str] = []
         self._others = _other_calls(rules.trumps)
-        self._status = self._compute()
+        self._eldest = SEATS[(dealer + 1) & 3]
+        self._allow_turned_suit = rules["bidding.round2_allow_turnup_suit"]
+        self._status = _open_status(self._allow_turned_suit, self._eldest, turned.suit, 0, self._others)
 
     @property
     def status(self) -> AuctionStatus:
@@ -212,15 +251,14 @@ class Auction:
 
     def _compute(self) -> AuctionStatus:
         count = len(self.calls)
-        eldest = self.dealer.next
+        eldest = self._eldest
         if count and self.calls[-1] != "pass":
             last = self.calls[-1]
             taker = SEATS[(eldest + count - 1) & 3] if count <= 8 else eldest
             trump = self.turned.suit if last == "take" else trump_of(Trump.parse(last))
             return AuctionStatus("taken", taker=taker, trump=trump, round=min((count - 1) // 4 + 1, 3))
         if count < 8:
-            return _open_status(self.rules["bidding.round2_allow_turnup_suit"], eldest, self.turned.suit, count,
-                                self._others)
+            return _open_status(self._allow_turned_suit, eldest, self.turned.suit, count, self._others)
         rule = self.rules["bidding.all_pass"]
         if rule == "forced_third_round":
             return AuctionStatus("open", next=eldest, round=3, legal=tuple(SUIT_LETTERS))
@@ -379,14 +417,18 @@ class DealState:
     def _start_play(self, taker: Seat, trump: Suit | Trump) -> None:
         self.taker, self.trump = taker, trump
         if self._completion is not None:
-            for seat in Seat:
+            completion, first = self._completion, self.first_hands
+            masks = []
+            for seat in SEATS:
+                extra = completion[seat].mask
                 expected = 2 if seat == taker else 3
-                if len(self._completion[seat]) != expected:
+                if extra.bit_count() != expected:
                     raise BeloteRefError(
-                        f"{seat.name} must receive {expected} cards in the completion; found {self._completion[seat]}",
+                        f"{seat.name} must receive {expected} cards in the completion; found {completion[seat]}",
                         code="bad_deal")
-            full = {seat: self.first_hands[seat] | self._completion[seat] for seat in SEATS}
-            full[taker] = full[taker] | CardSet([self.turned])
+                masks.append(first[seat].mask | extra)
+            masks[taker] |= 1 << self.turned
+            full = {seat: cardset_of_mask(mask) for seat, mask in zip(SEATS, masks)}
         elif self._deck is not None:
             full = _completed(self.rules, self.dealer, self._deck, taker,
                               [self.first_hands[seat].mask for seat in SEATS], self.turned)

@@ -279,6 +279,16 @@ class TestCardPoints:
         bonus = [line for line in result.lines if line.rule == "scoring.last_trick_bonus"]
         assert bonus == [ScoreLine(EW, 10, "scoring.last_trick_bonus", bonus[0].note)]
 
+    def test_a_score_line_is_immutable_and_its_note_written_when_read(self) -> None:
+        line = ScoreLine(EW, 10, "scoring.last_trick_bonus", "dix de der: trick 8 won by {0.name}", Seat.E)
+        for name in ("team", "points", "rule", "note", "other"):
+            with pytest.raises(AttributeError):
+                setattr(line, name, None)
+        assert (line.team, line.points, line.rule) == (EW, 10, "scoring.last_trick_bonus")
+        assert line == ScoreLine(EW, 10, "scoring.last_trick_bonus", "dix de der: trick 8 won by E")
+        assert hash(line) == hash(ScoreLine(EW, 10, "scoring.last_trick_bonus", "dix de der: trick 8 won by E"))
+        assert eval(repr(line), {"ScoreLine": ScoreLine, "Team": Team}) == line
+
     def test_capot_raised_last_trick_252(self) -> None:
         # Seed 003: "En cas de capot ... Leurs adversaires marquent 252 points de capot";
         # rules.md §1.7: "the sweeping team's card total is 152 + 100 = 252".
