@@ -26,9 +26,9 @@ from __future__ import annotations
 import copy
 import enum
 import functools
-from operator import itemgetter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Literal
 
 from belote_ref.announcements import Declaration
