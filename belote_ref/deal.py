@@ -149,7 +149,8 @@ def deal_first_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> tupl
     _check_deck(deck)
     getters, turned = _first_deal_plan(tuple(rules["deal.first_packets"][0]), (dealer + 1) & 3)
     bit_of = _BIT_OF.__getitem__
-    return {seat: cardset_of_mask(sum(map(bit_of, getter(deck)))) for seat, getter in zip(SEATS, getters)}, deck[turned]
+    hands = {seat: cardset_of_mask(sum(map(bit_of, getter(deck)))) for seat, getter in zip(SEATS, getters, strict=True)}
+    return hands, deck[turned]
 
 
 def complete_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat) -> dict[Seat, CardSet]:
@@ -428,7 +429,7 @@ class DealState:
                         code="bad_deal")
                 masks.append(first[seat].mask | extra)
             masks[taker] |= 1 << self.turned
-            full = {seat: cardset_of_mask(mask) for seat, mask in zip(SEATS, masks)}
+            full = {seat: cardset_of_mask(mask) for seat, mask in zip(SEATS, masks, strict=True)}
         elif self._deck is not None:
             full = _completed(self.rules, self.dealer, self._deck, taker,
                               [self.first_hands[seat].mask for seat in SEATS], self.turned)
