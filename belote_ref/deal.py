@@ -179,16 +179,17 @@ def _other_calls(trumps: frozenset[Trump]) -> tuple[str, ...]:
 
 
 @functools.cache
-def _open_status(allow_turned_suit: bool, eldest: Seat, turned_suit: Suit, count: int,
-                 others: tuple[str, ...] = ()) -> AuctionStatus:
-    """The status before call ``count`` (0 to 7) of the first two rounds; shared, since it is frozen.
+def _open_statuses(allow_turned_suit: bool, eldest: Seat, turned_suit: Suit,
+                   others: tuple[str, ...] = ()) -> tuple[AuctionStatus, ...]:
+    """The status before each call (0 to 7) of the first two rounds; shared, since they are frozen.
 
     ``others`` are the calls of the contracts other than a suit (``SA``, ``TA``) allowed in round 2.
     """
-    if count < 4:
-        return AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=1, legal=("pass", "take"))
     suits = tuple(letter for letter in SUIT_LETTERS if allow_turned_suit or letter != turned_suit.letter)
-    return AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=2, legal=("pass", *suits, *others))
+    return tuple(
+        AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=1, legal=("pass", "take")) if count < 4
+        else AuctionStatus("open", next=SEATS[(eldest + count) & 3], round=2, legal=("pass", *suits, *others))
+        for count in range(8))
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +227,13 @@ class AuctionStatus:
         return {"status": "redeal", "next_dealer": self.next_dealer.name}
 
 
+@functools.cache
+def _taken_status(taker: Seat, trump: int, round_number: int) -> AuctionStatus:
+    """A taken auction's status (``trump`` 0 to 5, as :func:`~belote_ref.cards.trump_of` reads it);
+    shared, since it is frozen."""
+    return AuctionStatus("taken", taker=taker, trump=trump_of(trump), round=round_number)
+
+
 class Auction:
     """The two-round auction of one deal. ``call`` checks each call; ``status`` says where it stands."""
 
@@ -236,8 +244,8 @@ class Auction:
         self.calls: list[str] = []
         self._others = _other_calls(rules.trumps)
         self._eldest = SEATS[(dealer + 1) & 3]
-        self._allow_turned_suit = rules["bidding.round2_allow_turnup_suit"]
-        self._status = _open_status(self._allow_turned_suit, self._eldest, turned.suit, 0, self._others)
+        self._open = _open_statuses(rules["bidding.round2_allow_turnup_suit"], self._eldest, turned.suit, self._others)
+        self._status = self._open[0]
 
     @property
     def status(self) -> AuctionStatus:
@@ -256,10 +264,10 @@ class Auction:
         if count and self.calls[-1] != "pass":
             last = self.calls[-1]
             taker = SEATS[(eldest + count - 1) & 3] if count <= 8 else eldest
-            trump = self.turned.suit if last == "take" else trump_of(Trump.parse(last))
-            return AuctionStatus("taken", taker=taker, trump=trump, round=min((count - 1) // 4 + 1, 3))
+            trump = self.turned >> 3 if last == "take" else int(Trump.parse(last))
+            return _taken_status(taker, trump, min((count - 1) // 4 + 1, 3))
         if count < 8:
-            return _open_status(self._allow_turned_suit, eldest, self.turned.suit, count, self._others)
+            return self._open[count]
         rule = self.rules["bidding.all_pass"]
         if rule == "forced_third_round":
             return AuctionStatus("open", next=eldest, round=3, legal=tuple(SUIT_LETTERS))
