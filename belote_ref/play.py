@@ -251,8 +251,10 @@ def run_tricks(
         hand = hands[leader]
         if plays is None:
             mask = hand
-            for _ in range(int(random_() * mask.bit_count())):  # type: ignore[misc]
+            skip = int(random_() * mask.bit_count())  # type: ignore[misc]
+            while skip:  # drop the lowest card ``skip`` times: keep the skip-th legal card
                 mask &= mask - 1
+                skip -= 1
             w = (mask & -mask).bit_length() - 1
         else:
             w = plays[index]
@@ -312,8 +314,10 @@ def run_tricks(
                     else:
                         mask = trumps
             if plays is None:
-                for _ in range(int(random_() * mask.bit_count())):  # type: ignore[misc]
+                skip = int(random_() * mask.bit_count())  # type: ignore[misc]
+                while skip:
                     mask &= mask - 1
+                    skip -= 1
                 card = (mask & -mask).bit_length() - 1
             else:
                 card = plays[index]

@@ -337,7 +337,7 @@ def _belote_holders(rules: Ruleset, trump: Suit | Trump,
     holders: dict[Suit, Seat] = {}
     if len(suits) == 1:  # a suit contract: two look-ups
         suit = suits[0]
-        king, queen = plays[Card.of(Rank.KING, suit)], plays[Card.of(Rank.QUEEN, suit)]
+        king, queen = plays[_KING_OF[suit]], plays[_QUEEN_OF[suit]]
         if king.seat == queen.seat:
             holders[suit] = king.seat
         return holders
@@ -355,6 +355,9 @@ def _belote_holders(rules: Ruleset, trump: Suit | Trump,
 
 #: The king and queen of each suit, as a card mask.
 _KING_QUEEN = tuple((1 << Card.of(Rank.KING, suit)) | (1 << Card.of(Rank.QUEEN, suit)) for suit in Suit)
+#: The king and the queen of each suit.
+_KING_OF = tuple(Card.of(Rank.KING, suit) for suit in Suit)
+_QUEEN_OF = tuple(Card.of(Rank.QUEEN, suit) for suit in Suit)
 
 
 
@@ -387,7 +390,7 @@ def _announced_belotes(rules: Ruleset, trump: Suit | Trump, belote: Belote,
             raise InconsistentDealError(
                 f"belote announced by {seat.name} in {suit.letter}, which holds no belote at this contract",
                 code="bad_belote", index=0)
-        if plays[Card.of(Rank.KING, suit)].seat != seat or plays[Card.of(Rank.QUEEN, suit)].seat != seat:
+        if plays[_KING_OF[suit]].seat != seat or plays[_QUEEN_OF[suit]].seat != seat:
             what = "of trumps" if len(suits) == 1 else f"of {suit.letter}"
             raise InconsistentDealError(
                 f"belote announced by {seat.name}, who did not play both the king and the queen {what}",
@@ -606,12 +609,14 @@ def score_deal(
     # 1. Card points and capot (converted to the contract's scale, if it has one).
     table = rules.points[trump]
     by_parity = [0, 0]  # seats 0 and 2 are NS, 1 and 3 EW
+    tricks_won_by_ew = 0
     for trick, winner in zip(tricks, winners, strict=True):
         first, second, third, fourth = trick.cards
-        by_parity[winner & 1] += table[first] + table[second] + table[third] + table[fourth]
+        parity = winner & 1
+        by_parity[parity] += table[first] + table[second] + table[third] + table[fourth]
+        tricks_won_by_ew += parity
     raw = {Team.NS: by_parity[0], Team.EW: by_parity[1]}
     last_team = _TEAM_OF_PARITY[winners[-1] & 1]
-    tricks_won_by_ew = sum(winner & 1 for winner in winners)
     capot = Team.NS if not tricks_won_by_ew else Team.EW if tricks_won_by_ew == len(winners) else None
     bonus = rules.scoring.last_trick_bonus
     scale = rules.scale[trump]
@@ -643,7 +648,7 @@ def score_deal(
         where = f" in {suit.letter}" if several else ""
         notes.append(f"{seat.name}{where}")
         if rules.belote.king_first and (
-                plays[Card.of(Rank.QUEEN, suit)].position < plays[Card.of(Rank.KING, suit)].position):
+                plays[_QUEEN_OF[suit]].position < plays[_KING_OF[suit]].position):
             what = "trumps" if not several else suit.letter
             sheet.add(seat.team, 0, "belote.king_first",
                       f"belote of {seat.name}{where} not credited: the queen of {what} was played before the king")
@@ -776,13 +781,11 @@ def _contract(
         return "made" if made else "down"
     count_belote = rules.scoring.contract.count_belote
     count_ann = rules.scoring.contract.count_announcements
-
-    def counted(team: Team) -> tuple[int, int, int]:
-        """The team's card points, and the belote and announcement points counted with them."""
-        belote = bel[team] if count_belote == "both_sides" or (count_belote == "takers_only" and team is takers) else 0
-        return card_points[team], belote, ann[team] if count_ann else 0
-
-    taker_parts, defender_parts = counted(takers), counted(defenders)
+    # Each side's card points, and the belote and announcement points counted with them.
+    taker_parts = (card_points[takers], bel[takers] if count_belote != "none" else 0,
+                   ann[takers] if count_ann else 0)
+    defender_parts = (card_points[defenders], bel[defenders] if count_belote == "both_sides" else 0,
+                      ann[defenders] if count_ann else 0)
     taker_total, defender_total = sum(taker_parts), sum(defender_parts)
     comparison = _Words(_comparison_words, taker_parts, defender_parts)
     if taker_total != defender_total:
