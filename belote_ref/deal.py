@@ -395,7 +395,7 @@ class DealState:
         """
         seen = check_hands(first_hands, 5, seen=turned.mask, what="first hand")
         if completion is not None:
-            for seat in Seat:
+            for seat in SEATS:
                 extra = completion[seat]
                 if extra.mask & seen:
                     raise BeloteRefError(f"{seat.name}'s completion repeats a card: {extra}", code="bad_deal")

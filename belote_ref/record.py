@@ -47,7 +47,7 @@ from typing import IO, Any, Literal
 from belote_ref.announcements import Declaration
 from belote_ref.bid_deal import BidDeal
 from belote_ref.bids import BidAuction, is_bidding
-from belote_ref.cards import CARDS, SEATS, Card, CardSet, Seat, Suit, cardset_of_mask, parse_card
+from belote_ref.cards import CARDS, SEATS, TRUMP_TOKENS, Card, CardSet, Seat, Suit, cardset_of_mask, parse_card
 from belote_ref.deal import DealState, Phase
 from belote_ref.errors import BeloteRefError, InternalError, NotationError
 from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_lines
@@ -65,6 +65,7 @@ _CARD_BY_TOKEN: dict[str, Card] = {str(card): card for card in CARDS}
 _SEAT_BY_TOKEN: dict[str, Seat] = {seat.name: seat for seat in SEATS}
 _SEAT_NAMES: tuple[tuple[Seat, str], ...] = tuple((seat, seat.name) for seat in SEATS)
 _SEAT_KEYS = {seat.name: None for seat in SEATS}.keys()
+_SEAT_NAME = tuple(seat.name for seat in SEATS)  # by seat number, without the enum's property
 _BIT_BY_TOKEN: dict[str, int] = {str(card): 1 << card for card in CARDS}
 
 
@@ -478,8 +479,10 @@ class ReplayReport:
             if self.state.taker is None or self.state.trump is None:
                 raise InternalError("broken invariant: self.state.taker is not None and self.state.trump is not None")
             if isinstance(self.state, BidDeal) and self.state.bid is not None:
-                result = {**result, "bid": self.state.bid.to_json()}
-            return {**result, "taker": self.state.taker.name, "trump": self.state.trump.letter}
+                result["bid"] = self.state.bid.to_json()
+            result["taker"] = _SEAT_NAME[self.state.taker]
+            result["trump"] = TRUMP_TOKENS[self.state.trump]
+            return result
         if self.state.phase is Phase.REDEAL:
             if self.state.next_dealer is None:
                 raise InternalError("broken invariant: self.state.next_dealer is not None")
