@@ -102,3 +102,23 @@ def test_the_types_are_precise() -> None:
             *areas, leaf = parameter.id.split(".")
             owner = getattr(ruleview, "".join(part.title().replace("_", "") for part in areas))
             assert typing.get_args(typing.get_type_hints(owner)[leaf]) == parameter.values, parameter.id
+
+
+def test_the_view_is_frozen_and_compared_by_value() -> None:
+    """The view's classes behave as frozen dataclasses: read-only, equal and hashed by their
+    values, built only from all their fields by name."""
+    classic, pagat = find_ruleset("classic").view, find_ruleset("pagat").view
+    assert classic.table == pagat.table and hash(classic.table) == hash(pagat.table)
+    assert classic.scoring != pagat.scoring and classic.table != "counterclockwise"
+    assert repr(classic.table) == "Table(direction='counterclockwise')"
+    with pytest.raises(AttributeError, match="frozen"):
+        classic.table.direction = "clockwise"  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="frozen"):
+        del classic.table.direction  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        classic.table.other = 1  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="lacks the field 'direction'"):
+        ruleview.Table()
+    with pytest.raises(TypeError, match="has no field 'other'"):
+        ruleview.Table(direction="clockwise", other=1)
+    assert ruleview.Table(direction="clockwise").direction == "clockwise"
