@@ -33,7 +33,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from belote_ref.cards import DECK, SEATS, Card, CardSet, Seat, Suit, Trump, trump_of
+from belote_ref.cards import SEATS, Card, CardSet, Seat, Suit, Trump, cardset_of_mask, trump_of
+from belote_ref.dealing import check_deck, hand_mask, packet_plan
 from belote_ref.errors import BeloteRefError, IllegalCallError, InternalError
 from belote_ref.rules import Ruleset
 
@@ -230,7 +231,7 @@ class BidAuction:
         last, bidder = self.last, self.bidder
         if last is None or bidder is None:
             return "there is no bid to coinche"
-        if bidder.team is seat.team:
+        if not (bidder ^ seat) & 1:  # partners sit two seats apart: same parity, same side
             return f"the bid is his own side's ({last.token} by {bidder.name})"
         if self.multiplier > 1:
             return f"{last.token} is already coinched"
@@ -303,7 +304,7 @@ class BidAuction:
             legal = table.above[self.last.level + 1 if self.last is not None else 0]
         if self._coinche_refusal(seat) is None:
             legal += ("coinche",)
-        elif self.multiplier == 2 and self.bidder is not None and self.bidder.team is seat.team:
+        elif self.multiplier == 2 and self.bidder is not None and not (self.bidder ^ seat) & 1:
             legal += ("surcoinche",)
         return legal
 
@@ -355,7 +356,7 @@ class BidAuction:
         else:
             self.multiplier = self.table.surcoinche
             self.outcome = "taken"
-        self.turn = seat.next
+        self.turn = SEATS[(seat + 1) & 3]
         return self.status
 
 
@@ -407,25 +408,8 @@ def deal_bid_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> dict[S
     Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_deck``) unless ``deck`` holds
     the 32 cards once each.
     """
-    mask = 0
-    for card in deck:
-        mask |= 1 << card
-    if len(deck) != 32 or mask != DECK.mask:
-        raise BeloteRefError(
-            f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
-            code="bad_deck",
-        )
-    masks = [0, 0, 0, 0]
-    for seat, card in zip(_bid_deal_order(tuple(rules["deal.bid_packets"][0]), dealer.next), deck, strict=True):
-        masks[seat] |= 1 << card
-    return {seat: CardSet(masks[seat]) for seat in SEATS}
+    check_deck(deck)
+    getters, _ = packet_plan(tuple(rules["deal.bid_packets"][0]), (dealer + 1) & 3)
+    return {seat: cardset_of_mask(hand_mask(getter(deck))) for seat, getter in zip(SEATS, getters, strict=True)}
 
 
-@functools.cache
-def _bid_deal_order(packets: tuple[int, ...], eldest: Seat) -> tuple[int, ...]:
-    """The seat that receives each card of the deck, top card first, dealing ``packets`` from eldest."""
-    order: list[int] = []
-    for size in packets:
-        for offset in range(4):
-            order.extend([(eldest + offset) & 3] * size)
-    return tuple(order)

@@ -28,7 +28,6 @@ import enum
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Literal
 
 from belote_ref.announcements import Declaration
@@ -46,6 +45,7 @@ from belote_ref.cards import (
     cardset_of_mask,
     trump_of,
 )
+from belote_ref.dealing import DeckGetter, check_deck, getter_of, hand_mask, packet_plan
 from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError, InternalError
 from belote_ref.play import Trick, _winning_index, explain_illegal, legal_mask, run_tricks
 from belote_ref.rules import Ruleset
@@ -68,23 +68,6 @@ FIRST_DEAL_CARDS = 20
 _SEVENS = 0x01010101  # the 7 of each suit: rank 0 of suits S H D C
 
 
-#: A card's bit by its index: summing a deck's bits is its mask while no card repeats.
-_BIT_OF: dict[int, int] = {card: 1 << card for card in range(32)}
-
-
-def _check_deck(deck: Sequence[Card]) -> None:
-    try:
-        # 32 powers of two add up to 2**32 - 1 only when all 32 differ (no carry).
-        mask = sum(map(_BIT_OF.__getitem__, deck))
-    except (KeyError, TypeError):
-        mask = -1
-    if len(deck) != 32 or mask != 0xFFFFFFFF:
-        raise BeloteRefError(
-            f"a deck must hold the 32 distinct cards; found {len(deck)} cards, {len(set(deck))} distinct",
-            code="bad_deck",
-        )
-
-
 def check_hands(hands: Mapping[Seat, CardSet], size: int, *, seen: int = 0, what: str = "hand",
                 index: int | None = None) -> int:
     """The cards of the four ``hands`` and of ``seen``, as one mask.
@@ -100,30 +83,6 @@ def check_hands(hands: Mapping[Seat, CardSet], size: int, *, seen: int = 0, what
     return seen
 
 
-DeckGetter = Callable[[Sequence[Card]], Sequence[Card]]
-
-
-def _getter(positions: Sequence[int]) -> DeckGetter:
-    """The cards at ``positions`` of a deck, as a sequence (even for one position)."""
-    if len(positions) == 1:
-        return itemgetter(slice(positions[0], positions[0] + 1))
-    return itemgetter(*positions)
-
-
-@functools.cache
-def _first_deal_plan(packets: tuple[int, ...], eldest: int) -> tuple[tuple[DeckGetter, ...], int]:
-    """For each seat, the getter of its cards in the first distribution; and the turned card's position.
-
-    Each packet size is dealt to every seat in play order from ``eldest``."""
-    positions: list[list[int]] = [[], [], [], []]
-    position = 0
-    for size in packets:
-        for offset in range(4):
-            positions[(eldest + offset) & 3].extend(range(position, position + size))
-            position += size
-    return tuple(_getter(seat_positions) for seat_positions in positions), position
-
-
 @functools.cache
 def _completion_plan(start: int, taker: int, one_at_a_time: bool) -> tuple[DeckGetter, ...]:
     """For each seat, the getter of its completion cards: 2 for the taker, 3 for the others, from
@@ -137,7 +96,7 @@ def _completion_plan(start: int, taker: int, one_at_a_time: bool) -> tuple[DeckG
             count = (1 if round_number < sizes[seat] else 0) if one_at_a_time else sizes[seat]
             positions[seat].extend(range(position, position + count))
             position += count
-    return tuple(_getter(seat_positions) for seat_positions in positions)
+    return tuple(getter_of(seat_positions) for seat_positions in positions)
 
 
 def deal_first_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> tuple[dict[Seat, CardSet], Card]:
@@ -146,10 +105,9 @@ def deal_first_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> tupl
     Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_deck``) unless ``deck`` holds
     the 32 cards once each.
     """
-    _check_deck(deck)
-    getters, turned = _first_deal_plan(tuple(rules["deal.first_packets"][0]), (dealer + 1) & 3)
-    bit_of = _BIT_OF.__getitem__
-    hands = {seat: cardset_of_mask(sum(map(bit_of, getter(deck)))) for seat, getter in zip(SEATS, getters, strict=True)}
+    check_deck(deck)
+    getters, turned = packet_plan(tuple(rules["deal.first_packets"][0]), (dealer + 1) & 3)
+    hands = {seat: cardset_of_mask(hand_mask(getter(deck))) for seat, getter in zip(SEATS, getters, strict=True)}
     return hands, deck[turned]
 
 
@@ -166,8 +124,7 @@ def _completed(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat, 
                turned: Card) -> dict[Seat, CardSet]:
     start = taker if rules["deal.completion_start"] == "taker_first" else (dealer + 1) & 3
     getters = _completion_plan(start, taker, rules["deal.completion_packets"] == "one_at_a_time")
-    bit_of = _BIT_OF.__getitem__
-    masks = [first[seat] | sum(map(bit_of, getters[seat](deck))) for seat in range(4)]
+    masks = [first[seat] | hand_mask(getters[seat](deck)) for seat in range(4)]
     masks[taker] |= 1 << turned
     return {seat: cardset_of_mask(masks[seat]) for seat in SEATS}
 

@@ -20,7 +20,7 @@ from belote_ref.rules import find_ruleset
 PACKAGE = Path(belote_ref.__file__).parent
 CLASSIC = find_ruleset("classic")
 #: The modules whose public functions must name, in their docstring, the errors they raise.
-DOCUMENTED_MODULES = ("cards", "play", "rules", "registry", "deal", "scoring", "announcements", "match",
+DOCUMENTED_MODULES = ("cards", "play", "rules", "registry", "deal", "dealing", "scoring", "announcements", "match",
                       "record", "simulate", "protocol", "jsonlines", "yamlsource")
 
 
