@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from belote_ref.cards import SEATS, Card, CardSet, Seat, Suit, Trump, cardset_of_mask, trump_of
@@ -125,7 +125,13 @@ class BidTable:
       of the first token of ``level`` in it;
     - ``calls``: token -> parsed :class:`Call` for every call of the ruleset;
     - ``above[level]``: ``pass`` then every bid token of ``level`` and higher (the calls of a seat
-      when the last bid is one level lower; ``above[0]`` when nobody has bid).
+      when the last bid is one level lower; ``above[0]`` when nobody has bid; ``pass`` alone at
+      the level past the last);
+    - ``legal[level, double]``: ``above[level]`` then nothing (``double`` 0), ``coinche`` (1) or
+      ``surcoinche`` (2): every list of legal calls, built once.
+
+    The open statuses of its auctions are kept in ``open_statuses`` (frozen, so shared): an auction
+    of bids says "open" some six times a deal, always one of a few hundred statuses.
     """
 
     values: tuple[int, ...]
@@ -141,6 +147,8 @@ class BidTable:
     surcoinche: int
     redeal_same_dealer: bool
     above: tuple[tuple[str, ...], ...] = ()
+    legal: Mapping[tuple[int, int], tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
+    open_statuses: dict[tuple[Seat, int, int], BidStatus] = field(default_factory=dict, compare=False, repr=False)
 
 
 @functools.lru_cache(maxsize=64)
@@ -163,6 +171,7 @@ def bid_table(rules: Ruleset) -> BidTable:
             tokens.append(token)
             calls[token] = Call(token, "bid", level, value, trump_of(trump))
     start.append(len(tokens))
+    above = tuple(("pass", *tokens[first:]) for first in start)
     if rules["auction.coinche_out_of_turn"]:
         for seat in SEATS:
             calls[f"coinche:{seat.name}"] = Call(f"coinche:{seat.name}", "coinche", seat=seat)
@@ -170,7 +179,8 @@ def bid_table(rules: Ruleset) -> BidTable:
                     tuple(tokens), tuple(start), calls, bool(rules["auction.coinche_out_of_turn"]),
                     bool(rules["auction.coinche_freezes"]), bool(rules["auction.capot_can_be_doubled"]),
                     int(rules["auction.surcoinche_multiplier"]), rules["bidding.all_pass"] == "redeal_same_dealer",
-                    tuple(("pass", *tokens[first:]) for first in start))
+                    above, {(level, double): above[level] + suffix for level in range(len(above))
+                            for double, suffix in enumerate(((), ("coinche",), ("surcoinche",)))})
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,17 +306,22 @@ class BidAuction:
         (ascending, by trump S H D C SA TA), ``coinche``, ``surcoinche``."""
         if self.outcome != "open":
             return ()
+        return self.table.legal[self._legal_key()]
+
+    def _legal_key(self) -> tuple[int, int]:
+        """Where :meth:`legal` reads the calls in ``table.legal``: (the lowest level that may be
+        bid, the table's level count when none may; 0 alone, 1 with coinche, 2 with surcoinche)."""
         table = self.table
         seat = self.turn
         if self.multiplier > 1 and table.freezes:
-            legal: tuple[str, ...] = ("pass",)
+            level = len(table.start) - 1
         else:
-            legal = table.above[self.last.level + 1 if self.last is not None else 0]
+            level = self.last.level + 1 if self.last is not None else 0
         if self._coinche_refusal(seat) is None:
-            legal += ("coinche",)
-        elif self.multiplier == 2 and self.bidder is not None and not (self.bidder ^ seat) & 1:
-            legal += ("surcoinche",)
-        return legal
+            return level, 1
+        if self.multiplier == 2 and self.bidder is not None and not (self.bidder ^ seat) & 1:
+            return level, 2
+        return level, 0
 
     # ------------------------------------------------------------------ calls
 
@@ -319,7 +334,12 @@ class BidAuction:
 
     def _compute(self) -> BidStatus:
         if self.outcome == "open":
-            return BidStatus("open", next=self.turn, legal=self.legal())
+            key = (self.turn, *self._legal_key())
+            status = self.table.open_statuses.get(key)
+            if status is None:
+                status = self.table.open_statuses[key] = BidStatus("open", next=self.turn,
+                                                                   legal=self.table.legal[key[1:]])
+            return status
         if self.outcome == "redeal":
             return BidStatus("redeal", next_dealer=self.dealer if self.table.redeal_same_dealer else self.dealer.next)
         if not (self.last is not None and self.bidder is not None):
