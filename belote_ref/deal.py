@@ -288,7 +288,8 @@ class DealState:
     Build it from a deck order (:meth:`from_deck`) or from recorded hands (:meth:`from_hands`).
     Two paths, as in python-chess: :meth:`call` and :meth:`play` check and raise an error naming
     the rule, the seat and what was legal; :meth:`play_unchecked` is the fast path for
-    simulations and trusts its caller.
+    simulations and trusts its caller. :meth:`play_random` draws and plays a whole random deal at
+    once, and :meth:`play_all` checks and plays a whole recorded one.
     """
 
     def __init__(
@@ -537,21 +538,27 @@ class DealState:
         """Play a whole deal's 32 ``cards`` at once, each checked as :meth:`play` checks it, and
         the leader of each trick checked against ``leaders`` (None: not recorded).
 
-        Returns -1 when all were played (the deal is then scored), else the index of the first card
-        that is illegal, not in hand or beyond the 32nd, or of the first card of a trick led by
-        another seat than ``leaders`` says; the state is then unchanged, and :meth:`play` card by
-        card names the rule broken. Only from the first card of the play phase: raises
-        :class:`~belote_ref.errors.IllegalPlayError` otherwise.
+        Returns -1 when all were played (the deal is then scored). Otherwise the state is unchanged,
+        :meth:`play` card by card names the rule broken, and the index returned is that of the
+        first fault: the first card that is illegal or not in hand, or the first card of a trick
+        led by another seat than ``leaders`` says, whichever comes first; for a deal of another
+        length than 32 cards, that length when the first card it cannot hold is missing or extra
+        (at most 32). Only from the first card of the play phase: raises
+        :class:`~belote_ref.errors.IllegalPlayError` otherwise. Raises
+        :class:`~belote_ref.errors.InconsistentDealError` as the scoring does (a belote or a
+        declaration that the cards played belie).
         """
         if self.phase is not _PLAYING or self.plays or self.trump is None:
             raise IllegalPlayError("play_all plays a deal from its first card", code="illegal_play", index=0)
         hands = list(self.hands)
         played, trick_leaders, bad = run_tricks(self.rules, self.trump, hands, self.leader, cards)
+        last = bad if bad >= 0 else len(cards)
+        # trick_leaders holds the leader of every trick begun, so of every trick up to the fault.
+        for number, recorded in enumerate(leaders[:min(8, len(trick_leaders))]):
+            if recorded is not None and recorded != trick_leaders[number] and number * 4 <= last:
+                return number * 4
         if bad >= 0:
             return bad
-        for number, recorded in enumerate(leaders[:8]):
-            if recorded is not None and recorded != trick_leaders[number]:
-                return number * 4
         self._commit(played, trick_leaders, hands)
         return -1
 
@@ -569,7 +576,7 @@ class DealState:
     def _commit(self, played: list[int], leaders: list[int], hands: list[int]) -> None:
         """Take the 32 cards of :func:`~belote_ref.play.run_tricks` as played, and score the deal."""
         seats = [SEATS[leader] for leader in leaders]
-        self.hands = hands
+        self.hands[:] = hands  # in place: whoever holds the list sees the hands emptied
         self.plays = list(map(CARDS.__getitem__, played))
         plays = self.plays
         self.tricks = [Trick(seats[number], tuple(plays[number * 4:number * 4 + 4])) for number in range(8)]

@@ -252,7 +252,7 @@ def run_tricks(
         if plays is None:
             mask = hand
             skip = int(random_() * mask.bit_count())  # type: ignore[misc]
-            while skip:  # drop the lowest card ``skip`` times: keep the skip-th legal card
+            while skip > 0:  # drop the lowest card ``skip`` times: keep the skip-th legal card
                 mask &= mask - 1
                 skip -= 1
             w = (mask & -mask).bit_length() - 1
@@ -315,7 +315,7 @@ def run_tricks(
                         mask = trumps
             if plays is None:
                 skip = int(random_() * mask.bit_count())  # type: ignore[misc]
-                while skip:
+                while skip > 0:
                     mask &= mask - 1
                     skip -= 1
                 card = (mask & -mask).bit_length() - 1

@@ -49,7 +49,7 @@ from belote_ref.bid_deal import BidDeal
 from belote_ref.bids import BidAuction, is_bidding
 from belote_ref.cards import CARDS, SEATS, TRUMP_TOKENS, Card, CardSet, Seat, Suit, cardset_of_mask, parse_card
 from belote_ref.deal import DealState, Phase
-from belote_ref.errors import BeloteRefError, InternalError, NotationError
+from belote_ref.errors import BeloteRefError, InconsistentDealError, InternalError, NotationError
 from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_lines
 from belote_ref.located import KeyPath, Located
 from belote_ref.play import Trick, legal_mask
@@ -544,36 +544,14 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
                 report.error = RecordError(str(error), location=record.locate(("announcements", index)),
                                            code="bad_announcement", index=index)
                 return report
-        trump, hands, leaders = state.trump, state.hands, record.leaders
-        # The good path plays all 32 cards at once; a deal it refuses is played card by card below,
-        # for the error that names the rule (play_all leaves the state as it was).
-        all_played = len(record.plays) == 32 and state.play_all(record.plays, leaders) < 0
-        for index, card in enumerate(() if all_played else record.plays):
-            trick_number = index // 4
-            if index % 4 == 0 and trick_number < len(leaders):
-                recorded = leaders[trick_number]
-                if recorded is not None and recorded != state.leader:
-                    report.error = RecordError(
-                        f"trick {trick_number + 1} is led by {state.leader.name}, not {recorded.name}",
-                        location=record.locate(("tricks", trick_number, "leader")), code="wrong_leader", index=index)
-                    return report
-            # The check of DealState.play, inline: a legal card is played without a second look;
-            # any other goes through play() for the error that names the rule.
-            leader, trick = state.leader, state.trick_cards
-            if state.phase is Phase.PLAY and legal_mask(rules, trump, hands[(leader + len(trick)) & 3], leader,
-                                                        tuple(trick)) >> card & 1:
-                state.play_unchecked(card)
-            else:
-                try:
-                    state.play(card)
-                except BeloteRefError as error:
-                    report.error = RecordError(str(error), location=_play_location(record, index), code=error.code,
-                                               index=index)
-                    return report
-            if state.phase is not Phase.PLAY and index + 1 < len(record.plays):
-                report.error = RecordError("more than 32 cards played", location=_play_location(record, index + 1),
-                                           code="too_many_plays", index=index + 1)
-                return report
+        try:
+            refused = _play_cards(record, rules, state, report)
+        except InconsistentDealError as error:  # the scoring of the 32nd card: a belied belote or declaration
+            report.error = RecordError(str(error), location=_scoring_location(record, error), code=error.code,
+                                       index=error.index)
+            return report
+        if refused:
+            return report
     elif record.plays:
         report.error = RecordError("cards are played but nobody took", location=_play_location(record, 0),
                                    code="illegal_play", index=0)
@@ -582,6 +560,53 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
         raise InternalError("32 legal plays must end the deal")
     report.mismatches.extend(_result_problems(record.result, report.result(), state, len(record.plays)))
     return report
+
+
+def _scoring_location(record: DealRecord, error: BeloteRefError) -> str:
+    """Where a scoring error lies in the record: its belote, or the declaration it names."""
+    if error.code == "bad_announcement" and error.index is not None:
+        return record.locate(("announcements", error.index))
+    return record.locate(("belote",) if error.code == "bad_belote" else ())
+
+
+def _play_cards(record: DealRecord, rules: Ruleset, state: DealState, report: ReplayReport) -> bool:
+    """Play the recorded cards on ``state``; True when one is refused (``report.error`` says why).
+
+    Raises :class:`~belote_ref.errors.InconsistentDealError` from the scoring of the last card.
+    """
+    trump, hands, leaders = state.trump, state.hands, record.leaders
+    if trump is None:
+        raise InternalError("broken invariant: state.trump is not None")
+    # The good path plays all 32 cards at once; a deal it refuses is played card by card below,
+    # for the error that names the rule (play_all leaves the state as it was).
+    all_played = len(record.plays) == 32 and state.play_all(record.plays, leaders) < 0
+    for index, card in enumerate(() if all_played else record.plays):
+        trick_number = index // 4
+        if index % 4 == 0 and trick_number < len(leaders):
+            recorded = leaders[trick_number]
+            if recorded is not None and recorded != state.leader:
+                report.error = RecordError(
+                    f"trick {trick_number + 1} is led by {state.leader.name}, not {recorded.name}",
+                    location=record.locate(("tricks", trick_number, "leader")), code="wrong_leader", index=index)
+                return True
+        # The check of DealState.play, inline: a legal card is played without a second look;
+        # any other goes through play() for the error that names the rule.
+        leader, trick = state.leader, state.trick_cards
+        if state.phase is Phase.PLAY and legal_mask(rules, trump, hands[(leader + len(trick)) & 3], leader,
+                                                    tuple(trick)) >> card & 1:
+            state.play_unchecked(card)
+        else:
+            try:
+                state.play(card)
+            except BeloteRefError as error:
+                report.error = RecordError(str(error), location=_play_location(record, index), code=error.code,
+                                           index=index)
+                return True
+        if state.phase is not Phase.PLAY and index + 1 < len(record.plays):
+            report.error = RecordError("more than 32 cards played", location=_play_location(record, index + 1),
+                                       code="too_many_plays", index=index + 1)
+            return True
+    return False
 
 
 def _result_problems(recorded: Mapping[str, Any] | None, computed: Mapping[str, Any] | None, state: DealState,

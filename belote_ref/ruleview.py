@@ -62,6 +62,16 @@ class _Frozen:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
         return f"{type(self).__name__}({fields})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copy, deepcopy and pickle rebuild the object through its constructor, since setting a
+        # field afterwards is refused.
+        return _rebuilt, (type(self), self._values())
+
+
+def _rebuilt(cls: type[_Frozen], values: tuple[Any, ...]) -> _Frozen:
+    """``cls`` built again from the values of its fields, in order (for :meth:`_Frozen.__reduce__`)."""
+    return cls(**dict(zip(cls.__slots__, values, strict=True)))
+
 
 class AnnouncementValues(_Frozen):
     """The points of each combination (``announcements.values``)."""

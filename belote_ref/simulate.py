@@ -225,8 +225,8 @@ def random_deal(
     the state comes back in phase :attr:`~belote_ref.deal.Phase.SCORED` with
     :attr:`~belote_ref.deal.DealState.score` set.
 
-    With ``checked=False`` (the default, the fast path) the cards go through
-    :meth:`~belote_ref.deal.DealState.play_unchecked`; with ``checked=True`` through
+    With ``checked=False`` (the default, the fast path) the 32 cards are drawn and played in one
+    loop by :meth:`~belote_ref.deal.DealState.play_random`; with ``checked=True`` one at a time through
     :meth:`~belote_ref.deal.DealState.play`, which validates each one again and raises
     :class:`~belote_ref.errors.IllegalPlayError` if the engine disagrees with itself.
 

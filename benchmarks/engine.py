@@ -10,8 +10,8 @@ project's:
   taken from the other hands (any cards, not necessarily legal ones, which covers every rung), and
   the hand of the seat to play;
 - random complete deals/s (>= 10,000): :func:`belote_ref.simulate.random_deal` (shuffle, deal,
-  random legal auction, belote and announcements, 32 random legal cards through
-  ``play_unchecked``, scoring). Passed-out deals are not complete deals: their time is left out and
+  random legal auction, belote and announcements, 32 random legal cards drawn in one loop by
+  ``DealState.play_random``, scoring). Passed-out deals are not complete deals: their time is left out and
   they are not counted (their share is printed);
 - validated replays/s (>= 20,000): a recorded deal as one JSON line, parsed
   (``records_from_json_lines``) and replayed (``replay``: every call and card checked, the deal

@@ -160,6 +160,48 @@ class TestReplay:
         assert not report.ok and report.mismatches[0].startswith("result.deal_score: recorded")
 
 
+    @staticmethod
+    def whole_deal() -> dict[str, Any]:
+        """A complete classic deal, written by the engine (regression material, not a golden case)."""
+        state = DealState.from_deck(find_ruleset("classic"), Seat.S, list(CARDS))
+        state.call("take")
+        while state.phase is Phase.PLAY:
+            state.play(next(iter(state.legal_plays())))
+        return record_of(state)
+
+    def test_a_belied_belote_is_the_records_error(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        """A belote announced by a seat that did not play the king and queen of trumps is found
+        when the deal is scored, after the 32nd card: it is an error of the record at its
+        ``belote`` key (once a scoring error escaped replay() and the record counted as unreadable)."""
+        written = self.whole_deal()
+        holder = next(seat for seat in Seat if seat.name != written["belote"])
+        report = replay(parse_record({**written, "belote": holder.name}))
+        assert report.error is not None and report.error.code == "bad_belote"
+        assert f"belote announced by {holder.name}" in str(report.error)
+        path = tmp_path / "deals.jsonl"
+        path.write_text(json.dumps(written) + "\n" + json.dumps({**written, "belote": holder.name}) + "\n",
+                        encoding="utf-8")
+        assert main(["replay", str(path)]) == 1  # a record that fails its check, not an unreadable line
+        err = capsys.readouterr().err
+        assert f"{path}:2: belote announced by {holder.name}" in err and f"{path}:1:" not in err
+
+    def test_the_first_fault_is_reported_whatever_its_kind(self) -> None:
+        """A trick led by the wrong seat before an illegal card, and an illegal card before a trick
+        led by the wrong seat: each is reported where it comes first."""
+        written = self.whole_deal()
+        tricks = written["tricks"]
+        wrong_leader = {**written, "tricks": [*tricks[:3], {**tricks[3], "leader": "N" if tricks[3]["leader"] != "N"
+                                                            else "E"}, *tricks[4:]]}
+        swapped = [*tricks[6]["cards"][1:], tricks[6]["cards"][0]]  # trick 7 in another order
+        both = {**wrong_leader, "tricks": [*wrong_leader["tricks"][:6], {**tricks[6], "cards": swapped},
+                                           *tricks[7:]]}
+        report = replay(parse_record(both))
+        assert report.error is not None and (report.error.code, report.error.index) == ("wrong_leader", 12)
+        assert replay(parse_record(wrong_leader)).error.index == 12  # type: ignore[union-attr]
+        state = replay(parse_record(written)).state
+        assert state is not None and state.plays
+
+
 class TestCli:
     def test_replay_illegal_exits_1(self, capsys: pytest.CaptureFixture[str]) -> None:
         path = RECORDS / "illegal-must-trump.yaml"

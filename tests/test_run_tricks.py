@@ -148,8 +148,16 @@ def test_play_all_and_play_random_match_the_card_by_card_path() -> None:
             assert wrong_leader.play_all(state.plays, leaders) == 12
             swapped = [*state.plays[:-2], state.plays[-1], state.plays[-2]]  # the last trick's order
             refused = _replayable(state)
-            assert refused.play_all(swapped) in (30, 31)
+            bad = refused.play_all(swapped)
+            assert bad in (30, 31)
             assert refused.plays == [] and refused.phase is Phase.PLAY and refused.hands == _replayable(state).hands
+            assert _replayable(state).play_all(swapped, leaders) == 12  # the first fault comes first
+            leaders_after = [None] * 7 + [state.tricks[7].leader.next]
+            assert _replayable(state).play_all(swapped, leaders_after) == 28  # trick 8 begins before card 30
+            assert _replayable(state).play_all(state.plays[:31]) == 31
+            held = _replayable(state)
+            hands = held.hands
+            assert held.play_all(state.plays) == -1 and held.hands is hands and hands == [0, 0, 0, 0]
             with pytest.raises(IllegalPlayError):
                 state.play_all(state.plays)
 
