@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import jsonschema
 import pytest
@@ -82,7 +82,7 @@ class TestReadingBadCards:
     """The good path reads cards by table look-ups; anything else falls back to the reader that
     says what is wrong, and where (tests/test_untrusted_records.py damages whole lines at random)."""
 
-    TRICK = {"leader": "W", "cards": ["7S", "QS", "AS", "9D"]}
+    TRICK: ClassVar[dict[str, Any]] = {"leader": "W", "cards": ["7S", "QS", "AS", "9D"]}
 
     @pytest.mark.parametrize(("tokens", "message"), [
         (["TS", "JS", "QS", "KH", "TS"], "hands.N: a card is listed twice"),
