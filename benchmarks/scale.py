@@ -1,14 +1,16 @@
 """Scale: engine speed against its peers, streamed replays, memory, parallel jobs and start-up.
 
-Run ``python benchmarks/scale.py [--quick] [--runs K] [--no-million] [--workdir DIR]`` from the
+Run ``python benchmarks/scale.py [--quick] [--runs K] [--rounds R] [--no-million] [--workdir DIR]`` from the
 repository root, with belote-ref and the ``peers`` extra (belote-cli, colver) installed in the
 interpreter that runs it. It prints, in one run:
 
 - random complete deals/s of belote-ref (``simulate.random_deal``, classic), of belote-cli
   (``belote.game``: random calls among those its prompt offers, random legal cards) and of
   colver's Python API (``Env.deal`` then ``step(action_random())`` to the end), measured
-  side by side (runs interleaved), with the ratios. Passed-out deals are not complete deals:
-  their time is left out and they are not counted, for each engine alike;
+  side by side: in each of ``--rounds`` rounds every engine plays about ``--slice`` seconds of
+  deals in turn, and a ratio is the median of the rounds' ratios, each taken between neighbours in
+  time (the speed of a shared machine drifts by a fifth within minutes). Passed-out deals are not
+  complete deals: their time is left out and they are not counted, for each engine alike;
 - validated replays/s on one core from a streamed file: ``record.check_records`` over a
   ``.jsonl`` file written by ``belote-ref play``, the process pinned to one CPU;
 - peak resident memory (``ru_maxrss`` of the child, from ``os.wait4``) of ``belote-ref replay``
@@ -147,21 +149,33 @@ ENGINES: dict[str, Callable[[int, int], tuple[int, float]]] = {
     "belote-ref": belote_ref_deals, "belote-cli": belote_cli_deals, "colver": colver_deals}
 
 
-def deal_rates(deals: int, runs: int, seed: int) -> dict[str, float | None]:
-    """Median complete deals/s of each engine, runs interleaved; None for an engine not installed."""
+def deal_rates(rounds: int, slice_seconds: float, seed: int) -> tuple[dict[str, float | None], dict[str, float]]:
+    """(median complete deals/s of each engine, None for an engine not installed; the median over
+    the rounds of belote-ref's rate over each peer's in the same round).
+
+    In each round every engine plays in turn about ``slice_seconds`` of deals, so that the engines
+    compared share the state of a machine whose speed drifts: the ratio of a round is taken between
+    neighbours in time, and the median of the rounds' ratios is what is printed."""
     available: dict[str, Callable[[int, int], tuple[int, float]]] = {}
+    counts: dict[str, int] = {}
     for name, measure in ENGINES.items():
         try:
             measure(20, seed)  # warm up (and fail here when the peer is missing)
         except ImportError:
             continue
+        complete, spent = measure(50, seed)
         available[name] = measure
+        counts[name] = max(10, int(slice_seconds * complete / spent))
     samples: dict[str, list[float]] = {name: [] for name in available}
-    for run in range(runs):
+    for number in range(rounds):
         for name, measure in available.items():
-            complete, spent = measure(deals, seed + run)
+            complete, spent = measure(counts[name], seed + number)
             samples[name].append(complete / spent)
-    return {name: statistics.median(samples[name]) if name in samples else None for name in ENGINES}
+    ours = samples["belote-ref"]
+    ratios = {name: statistics.median(mine / theirs for mine, theirs in zip(ours, values, strict=True))
+              for name, values in samples.items() if name != "belote-ref"}
+    rates = {name: statistics.median(samples[name]) if name in samples else None for name in ENGINES}
+    return rates, ratios
 
 
 # ---------------------------------------------------------------------------- records
@@ -296,7 +310,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="small samples (a smoke run of the script)")
     parser.add_argument("--runs", type=int, default=None, help="runs per figure, the median printed (default 5, quick 2)")
-    parser.add_argument("--deals", type=int, default=None, help="random deals per engine per run (default 3000)")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="rounds of random deals, each engine in turn in each (default 30, quick 4)")
+    parser.add_argument("--slice", type=float, default=0.2,
+                        help="seconds of random deals per engine per round (default 0.2)")
     parser.add_argument("--replays", type=int, default=None, help="records replayed in-process (default 20000)")
     parser.add_argument("--no-million", action="store_true", help="leave out the 1,000,000-deal file")
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "belote-ref-scale")
@@ -309,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     if not sections <= set(SECTIONS):
         parser.error(f"--sections: expected some of {','.join(SECTIONS)}")
     runs = args.runs or (2 if args.quick else 5)
-    deals = args.deals or (300 if args.quick else 3000)
+    rounds = args.rounds or (4 if args.quick else 30)
     replays = args.replays or (2000 if args.quick else 20_000)
     sizes = (2_000, 20_000) if args.quick else ((100_000,) if args.no_million else (100_000, 1_000_000))
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -318,23 +335,23 @@ def main(argv: list[str] | None = None) -> int:
     print("command:", " ".join([Path(sys.executable).name, *sys.argv]))
     print(f"python {platform.python_version()} ({platform.python_implementation()}), {platform.machine()}, "
           f"{os.cpu_count()} CPU(s), load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"medians of {runs} runs; {deals:,} random deals per engine per run; record files in {args.workdir}")
+    print(f"medians of {runs} runs; record files in {args.workdir}")
 
     if "deals" in sections:
-        print("\n== random complete deals (one core, runs interleaved)")
+        print("\n== random complete deals (one core, engines in turn in each round)")
         pinned = pin_to_one_core()
-        rates = deal_rates(deals, runs, args.seed)
+        rates, ratios = deal_rates(rounds, args.slice, args.seed)
         ours = rates["belote-ref"]
         assert ours is not None
-        row("belote-ref (classic)", f"{ours:,.0f} deals/s", pinned)
+        row("belote-ref (classic)", f"{ours:,.0f} deals/s", f"{pinned}; {rounds} rounds of about {args.slice:g} s each")
         for name, target in (("belote-cli", GOAL_CLI_RATIO), ("colver", GOAL_COLVER_RATIO)):
             theirs = rates[name]
             if theirs is None:
                 row(name, "not installed", "(pip install '.[peers]')")
                 continue
-            ratio = ours / theirs
+            ratio = ratios[name]
             row(name, f"{theirs:,.0f} deals/s",
-                f"belote-ref x{ratio:.1f}: goal >= x{target:g}: {goal(ratio >= target)}")
+                f"belote-ref x{ratio:.1f} (median of the rounds' ratios): goal >= x{target:g}: {goal(ratio >= target)}")
         unpin()
 
     files: dict[int, Path] = {}
