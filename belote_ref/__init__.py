@@ -6,9 +6,12 @@
 CardSet('7H QH')
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
+TYPE_CHECKING = False  # typing is not imported at run time: see belote_ref.frozen
 if TYPE_CHECKING:
+    from typing import Any
+
     from belote_ref.announcements import Combination, Declaration, announcement_points, combinations, make_combination
     from belote_ref.cards import (
         CARDS,

@@ -26,7 +26,10 @@ import os
 from collections.abc import Callable, Iterable
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time: see belote_ref.frozen
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["cache_dir", "cached_json", "content_key"]
 

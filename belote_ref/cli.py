@@ -436,8 +436,6 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from typing import cast
-
     from belote_ref.hello import reply_to_first_hello
     from belote_ref.jsonlines import binary_input
 
@@ -449,6 +447,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         sys.stdout.buffer.write(reply)
         sys.stdout.buffer.flush()
+    from typing import cast
+
     from belote_ref.protocol import serve
 
     return serve(cast("IO[bytes]", _Prefixed(first, source)) if first else source)

@@ -23,9 +23,12 @@ never bad input but a broken invariant of the engine (a bug to report), raised w
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from belote_ref.frozen import Frozen
+
+TYPE_CHECKING = False  # typing is not imported at run time: see belote_ref.frozen
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 __all__ = [
     "BeloteRefError",
@@ -43,16 +46,25 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """One problem found in a file: where it is and what was expected."""
+class Diagnostic(Frozen):
+    """One problem found in a file: where it is and what was expected. Read-only, compared by value."""
 
+    __slots__ = ("file", "line", "column", "key_path", "message", "code")  # noqa: RUF023 (constructor order)
     file: str | None
     line: int | None
     column: int | None
     key_path: str
     message: str
-    code: str = "error"
+    code: str
+
+    def __init__(self, file: str | None, line: int | None, column: int | None, key_path: str, message: str,
+                 code: str = "error") -> None:
+        self._set("file", file)
+        self._set("line", line)
+        self._set("column", column)
+        self._set("key_path", key_path)
+        self._set("message", message)
+        self._set("code", code)
 
     def __str__(self) -> str:
         where = self.file or "<input>"

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import IO, Any
+
+TYPE_CHECKING = False  # typing is not imported at run time: see belote_ref.frozen
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 __all__ = ["KINDS", "PROTOCOL_VERSION", "encode_reply", "hello", "reply_to_first_hello"]
 
@@ -26,10 +29,11 @@ def hello() -> dict[str, Any]:
     declared with ``"*"``: any value the registry allows.
     """
     from belote_ref import __version__
-    from belote_ref.registry import load_registry
+    from belote_ref.registry_data import CLOSED_TYPES, registry_data
 
-    registry = load_registry()
-    parameters = {pid: list(p.values) if p.closed else "*" for pid, p in registry.parameters.items()}
+    # Read from the registry's data, as Registry.parameters holds it (tests/test_protocol_start.py).
+    parameters = {raw["id"]: [entry["value"] for entry in raw["values"]] if raw["type"] in CLOSED_TYPES else "*"
+                  for raw in registry_data()["parameters"]}
     return {
         "protocol": PROTOCOL_VERSION,
         "implementation": {"name": "belote-ref", "version": __version__, "language": "python",

@@ -24,12 +24,15 @@ import io
 import json
 import math
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import accumulate
-from typing import IO, Any
 
 from belote_ref.errors import BeloteRefError
+from belote_ref.frozen import Frozen
+
+TYPE_CHECKING = False  # typing is not imported at run time: see belote_ref.frozen
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import IO, Any
 
 __all__ = [
     "MAX_DEPTH",
@@ -183,13 +186,18 @@ def decode_json_line(raw: bytes, max_bytes: int = MAX_LINE_BYTES) -> Any:
         raise JsonLineError(f"nested more than {MAX_DEPTH} levels deep", code="too_deep") from None
 
 
-@dataclass(frozen=True)
-class JsonLine:
-    """One non-blank line of JSON Lines input: its value, or why it was refused."""
+class JsonLine(Frozen):
+    """One non-blank line of JSON Lines input: its value, or why it was refused. Read-only."""
 
+    __slots__ = ("number", "value", "error")  # noqa: RUF023 (constructor order)
     number: int
-    value: Any = None
-    error: JsonLineError | None = None
+    value: Any
+    error: JsonLineError | None
+
+    def __init__(self, number: int, value: Any = None, error: JsonLineError | None = None) -> None:
+        self._set("number", number)
+        self._set("value", value)
+        self._set("error", error)
 
 
 def read_json_lines(stream: IO[bytes]) -> Iterator[JsonLine]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from belote_ref.errors import InternalError, RulesetError
+from belote_ref.registry_data import CLOSED_TYPES, registry_data
 from belote_ref.resources import data_dir
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class Parameter:
     @property
     def closed(self) -> bool:
         """True when ``values`` lists every allowed value (bool and enum parameters)."""
-        return self.type in ("bool", "enum")
+        return self.type in CLOSED_TYPES
 
     def allows(self, value: Any) -> bool:
         """Whether ``value`` is an allowed value (by the generated schema)."""
@@ -296,22 +297,7 @@ def load_registry(path: Path | None = None) -> Registry:
     Raises :class:`RulesetError` listing every problem: schema violations, duplicate ids,
     unknown source ids, defaults that are not allowed.
     """
-    from belote_ref.cache import cached_json
-
-    path = path or data_dir("rules") / "registry.yaml"
-    files = [path, data_dir("schema") / "registry.schema.json"]
-    data = cached_json("registry", files, lambda: _checked_registry_data(path), valid=_looks_like_registry)
-    return _registry_of(data)
-
-
-def _looks_like_registry(data: Any) -> bool:
-    """The shape :func:`_registry_of` reads (a cache file read back is checked before use)."""
-    return (isinstance(data, dict) and isinstance(data.get("registry_version"), int)
-            and isinstance(data.get("sources"), dict) and isinstance(data.get("parameters"), list)
-            and all(isinstance(raw, dict) and isinstance(raw.get("id"), str) and isinstance(raw.get("values"), list)
-                    and all(isinstance(entry, dict) and isinstance(entry.get("sources"), list) and "value" in entry
-                            for entry in raw["values"])
-                    and {"type", "default", "en", "fr"} <= raw.keys() for raw in data["parameters"]))
+    return _registry_of(registry_data(path))
 
 
 def _parameter_of(raw: Mapping[str, Any]) -> Parameter:
@@ -335,13 +321,14 @@ def _parameter_of(raw: Mapping[str, Any]) -> Parameter:
 
 
 def _registry_of(data: Mapping[str, Any]) -> Registry:
-    """The registry of checked data (from :func:`_checked_registry_data`)."""
+    """The registry of checked data (from :func:`checked_registry_data`)."""
     parameters = {raw["id"]: _parameter_of(raw) for raw in data["parameters"]}
     return Registry(version=data["registry_version"], parameters=parameters, sources=data["sources"])
 
 
-def _checked_registry_data(path: Path) -> Any:
-    """The data of the registry file, checked; raises :class:`RulesetError` listing every problem."""
+def checked_registry_data(path: Path) -> Any:
+    """The data of the registry file, checked; raises :class:`RulesetError` listing every problem
+    (what :func:`belote_ref.registry_data.registry_data` caches)."""
     from belote_ref.yamlsource import read_yaml
 
     located, diagnostics = read_yaml(path)

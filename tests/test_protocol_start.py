@@ -52,3 +52,44 @@ def _classic() -> dict[str, object]:
     from belote_ref.rules import find_ruleset
 
     return dict(find_ruleset("classic").params)
+
+
+def test_the_early_hello_claims_every_registry_parameter() -> None:
+    """hello reads the registry's data, not the typed registry: the two must say the same."""
+    from belote_ref.registry import load_registry
+
+    expected = {pid: list(p.values) if p.closed else "*" for pid, p in load_registry().parameters.items()}
+    assert hello()["supports"]["parameters"] == expected
+    assert list(hello()["supports"]["parameters"]) == list(load_registry().parameters)
+
+
+# The modules a serve child must not have imported when it writes its reply to hello: the engine,
+# and typing and dataclasses (with inspect), a third of a start (belote_ref/frozen.py says why).
+SPY = r"""
+import io, os, sys
+WATCHED = ("typing", "dataclasses", "inspect", "belote_ref.registry", "belote_ref.protocol", "yaml", "jsonschema")
+
+class Spy(io.RawIOBase):
+    def writable(self):
+        return True
+
+    def write(self, data):
+        loaded = [name for name in WATCHED if name in sys.modules]
+        os.write(2, ("loaded: " + " ".join(loaded) + "\n").encode())
+        os.write(2, bytes(data))
+        os._exit(0)
+
+sys.stdout = io.TextIOWrapper(io.BufferedWriter(Spy()))
+sys.stdin = io.TextIOWrapper(io.BytesIO(HELLO))
+from belote_ref.cli import main
+main(["serve"])
+"""
+
+
+def test_serve_answers_hello_before_it_imports_the_engine_typing_or_dataclasses(tmp_path: object) -> None:
+    script = f"HELLO = {HELLO!r}\n" + SPY
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=120, check=True,
+                            cwd=str(tmp_path))
+    first, _, reply = result.stderr.partition(b"\n")
+    assert first == b"loaded: ", result.stderr[:500]
+    assert reply.startswith(b'{"protocol":') and b'"implementation"' in reply
