@@ -541,12 +541,12 @@ class DealState:
         Returns -1 when all were played (the deal is then scored). Otherwise the state is unchanged,
         :meth:`play` card by card names the rule broken, and the index returned is that of the
         first fault: the first card that is illegal or not in hand, or the first card of a trick
-        led by another seat than ``leaders`` says, whichever comes first; for a deal of another
-        length than 32 cards, that length when the first card it cannot hold is missing or extra
-        (at most 32). Only from the first card of the play phase: raises
-        :class:`~belote_ref.errors.IllegalPlayError` otherwise. Raises
-        :class:`~belote_ref.errors.InconsistentDealError` as the scoring does (a belote or a
-        declaration that the cards played belie).
+        led by another seat than ``leaders`` says, whichever comes first; for other than 32 cards,
+        their number (32 when there are more), unless a wrong leader comes first. Only from the
+        first card of the play phase: raises :class:`~belote_ref.errors.IllegalPlayError`
+        otherwise. Raises :class:`~belote_ref.errors.InconsistentDealError` as the scoring does (a
+        belote or a declaration that the cards played belie): the 32 cards are then played, and
+        the deal is not scored.
         """
         if self.phase is not _PLAYING or self.plays or self.trump is None:
             raise IllegalPlayError("play_all plays a deal from its first card", code="illegal_play", index=0)
