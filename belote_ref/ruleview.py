@@ -18,18 +18,17 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Literal
 
+from belote_ref.frozen import Frozen
+
 RankToken = Literal["7", "8", "9", "T", "J", "Q", "K", "A"]
 
 # Deliberate copy: ruleview_generator.py writes this head from its _HEADER, then one class and one builder per area.
 
 
-class _Frozen:
-    """What the view's classes share: built once from keyword values, then read-only, compared
-    and hashed by value (as a frozen dataclass), with a repr that names every field.
-
-    Written out once here rather than made by ``@dataclass`` for each class: making the twenty-odd
-    dataclasses took 20 ms at every start of the engine, a third of a ``serve`` child's start.
-    """
+class _Frozen(Frozen):
+    """The view's classes: :class:`~belote_ref.frozen.Frozen` built from keyword values, since
+    each builder below names every field (no ``@dataclass``: making the twenty-odd dataclasses
+    took 20 ms at every start of the engine)."""
 
     __slots__: tuple[str, ...] = ()
 
@@ -37,34 +36,12 @@ class _Frozen:
         for name in self.__slots__:
             if name not in values:
                 raise TypeError(f"{type(self).__name__}() lacks the field {name!r}")
-            object.__setattr__(self, name, values.pop(name))
+            self._set(name, values.pop(name))
         if values:
             raise TypeError(f"{type(self).__name__}() has no field {sorted(values)[0]!r}")
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is frozen: cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is frozen: cannot delete {name!r}")
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self) or not isinstance(other, _Frozen):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({fields})"
-
     def __reduce__(self) -> tuple[Any, ...]:
-        # copy, deepcopy and pickle rebuild the object through its constructor, since setting a
-        # field afterwards is refused.
+        # copy, deepcopy and pickle rebuild the object by keyword, as it was built.
         return _rebuilt, (type(self), self._values())
 
 
