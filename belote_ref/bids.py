@@ -124,11 +124,10 @@ class BidTable:
     - ``tokens``: every bid token, ascending by level then trump, and ``start[level]`` the index
       of the first token of ``level`` in it;
     - ``calls``: token -> parsed :class:`Call` for every call of the ruleset;
-    - ``above[level]``: ``pass`` then every bid token of ``level`` and higher (the calls of a seat
-      when the last bid is one level lower; ``above[0]`` when nobody has bid; ``pass`` alone at
-      the level past the last);
-    - ``legal[level, double]``: ``above[level]`` then nothing (``double`` 0), ``coinche`` (1) or
-      ``surcoinche`` (2): every list of legal calls, built once.
+    - ``legal[level, double]``: ``pass``, every bid token of ``level`` and higher (the calls of a
+      seat when the last bid is one level lower; level 0 when nobody has bid; none at the level
+      past the last), then nothing (``double`` 0), ``coinche`` (1) or ``surcoinche`` (2): every
+      list of legal calls, built once.
 
     The open statuses of its auctions are kept in ``open_statuses`` (frozen, so shared): an auction
     of bids says "open" some six times a deal, always one of a few hundred statuses.
@@ -146,7 +145,6 @@ class BidTable:
     capot_doubled: bool
     surcoinche: int
     redeal_same_dealer: bool
-    above: tuple[tuple[str, ...], ...] = ()
     legal: Mapping[tuple[int, int], tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
     open_statuses: dict[tuple[Seat, int, int], BidStatus] = field(default_factory=dict, compare=False, repr=False)
 
@@ -171,7 +169,7 @@ def bid_table(rules: Ruleset) -> BidTable:
             tokens.append(token)
             calls[token] = Call(token, "bid", level, value, trump_of(trump))
     start.append(len(tokens))
-    above = tuple(("pass", *tokens[first:]) for first in start)
+    above = [("pass", *tokens[first:]) for first in start]
     if rules["auction.coinche_out_of_turn"]:
         for seat in SEATS:
             calls[f"coinche:{seat.name}"] = Call(f"coinche:{seat.name}", "coinche", seat=seat)
@@ -179,8 +177,8 @@ def bid_table(rules: Ruleset) -> BidTable:
                     tuple(tokens), tuple(start), calls, bool(rules["auction.coinche_out_of_turn"]),
                     bool(rules["auction.coinche_freezes"]), bool(rules["auction.capot_can_be_doubled"]),
                     int(rules["auction.surcoinche_multiplier"]), rules["bidding.all_pass"] == "redeal_same_dealer",
-                    above, {(level, double): above[level] + suffix for level in range(len(above))
-                            for double, suffix in enumerate(((), ("coinche",), ("surcoinche",)))})
+                    {(level, double): above[level] + suffix for level in range(len(above))
+                     for double, suffix in enumerate(((), ("coinche",), ("surcoinche",)))})
 
 
 @dataclass(frozen=True, slots=True)
