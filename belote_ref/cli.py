@@ -513,8 +513,6 @@ def _read_expected_failures(path: str | None) -> frozenset[str]:
 
 
 def cmd_conformance_run(args: argparse.Namespace) -> int:
-    import shlex
-
     from belote_ref.conformance.adapter import AdapterFailure, open_adapter, terminate_on_sigterm
     from belote_ref.conformance.applicability import Claims, check_claims, departures
     from belote_ref.conformance.report import read_report, report_lines, summarize_changes, write_junit
@@ -563,7 +561,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     claims = Claims.from_hello(hello)
     declares_parameters = bool((hello.get("supports") or {}).get("parameters"))
-    lines = report_lines(hello, results, " ".join(shlex.quote(a) for a in sys.argv), impl=args.impl,
+    lines = report_lines(hello, results, _command_line(args), impl=args.impl,
                          fixtures=args.fixtures, ruleset_refs=ruleset_refs, warnings=warnings,
                          departures=departures(claims) if declares_parameters else None)
     implementation = hello.get("implementation") or {}
@@ -599,7 +597,6 @@ def _fixtures_folder(folder: str | None) -> Path | None:
 
 def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
     import random
-    import shlex
 
     from belote_ref.conformance.adapter import terminate_on_sigterm
     from belote_ref.conformance.fuzz import FuzzOptions
@@ -614,7 +611,7 @@ def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
                           jobs=args.jobs, timeout=args.timeout)
     with terminate_on_sigterm():
         return run_from_cli(options, Path(args.out), Path(args.report) if args.report else None,
-                            " ".join(shlex.quote(a) for a in sys.argv))
+                            _command_line(args))
 
 
 def _kind(text: str) -> str:
@@ -942,10 +939,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_line(args: argparse.Namespace) -> str:
+    """The command as a user would type it again: the program's name, not the path it was run from."""
+    import shlex
+
+    return shlex.join(["belote-ref", *args.argv])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     from belote_ref.errors import BeloteRefError, RulesetError
 
     try:

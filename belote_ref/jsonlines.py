@@ -46,6 +46,7 @@ __all__ = [
     "one_line",
     "read_json_lines",
     "read_lines",
+    "same_json",
 ]
 
 #: The longest line accepted, in bytes, its ``\n`` included. A deal record is about 1.5 KB and a
@@ -242,6 +243,38 @@ def binary_input(stream: IO[Any]) -> IO[bytes]:
     if buffer is not None:
         return buffer
     return _TextAsBytes(stream)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are the same JSON value.
+
+    As ``==``, except that the JSON types must agree: an integer is never equal to a number with a
+    fraction part nor to a boolean (``1``, ``1.0`` and ``true`` are three values, where Python holds
+    ``1 == 1.0 == True``). Arrays (lists or tuples) compare in order, objects by their keys.
+    """
+    kind_a, kind_b = _json_kind(a), _json_kind(b)
+    if kind_a != kind_b:
+        return False
+    if kind_a == "object":
+        return a.keys() == b.keys() and all(same_json(value, b[key]) for key, value in a.items())
+    if kind_a == "array":
+        return len(a) == len(b) and all(map(same_json, a, b))
+    return bool(a == b)
+
+
+def _json_kind(value: Any) -> str:
+    # bool before int: True is an int to Python
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "fraction"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "null" if value is None else type(value).__name__
 
 
 def one_line(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:

@@ -50,7 +50,7 @@ from belote_ref.bids import BidAuction, is_bidding
 from belote_ref.cards import CARDS, SEATS, TRUMP_TOKENS, Card, CardSet, Seat, Suit, cardset_of_mask, parse_card
 from belote_ref.deal import DealState, Phase
 from belote_ref.errors import BeloteRefError, InconsistentDealError, InternalError, NotationError
-from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_lines
+from belote_ref.jsonlines import JsonLineError, decode_json_line, one_line, read_lines, same_json
 from belote_ref.located import KeyPath, Located
 from belote_ref.play import Trick, legal_mask
 from belote_ref.rules import Ruleset, find_ruleset
@@ -615,6 +615,8 @@ def _result_problems(recorded: Mapping[str, Any] | None, computed: Mapping[str, 
 
     A recorded result is never taken as agreeing when nothing of it was compared: an empty one, a
     key the computed result does not have and a result on a deal that is not over are problems.
+    Values compare as JSON (:func:`~belote_ref.jsonlines.same_json`): a recorded ``81.0`` or
+    ``true`` is not the computed ``81`` or ``1``.
     """
     if recorded is None:
         return []
@@ -628,9 +630,14 @@ def _result_problems(recorded: Mapping[str, Any] | None, computed: Mapping[str, 
     problems = [f"result.{one_line(str(key), 100)}: unknown result key; the computed result has "
                 f"{', '.join(computed)}" for key in recorded if key not in computed]
     for key, value in computed.items():
-        if key in recorded and recorded[key] != value:
-            problems.append(f"result.{key}: recorded {recorded[key]!r}, computed {value!r}")
+        if key in recorded and not same_json(recorded[key], value):
+            problems.append(f"result.{key}: recorded {_as_json(recorded[key])}, computed {_as_json(value)}")
     return problems
+
+
+def _as_json(value: Any) -> str:
+    # default=str: a YAML record may hold a value JSON has no type for (a date)
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 Verdict = Literal["good", "bad", "unchecked"]

@@ -128,6 +128,9 @@ class TestCli:
         for line in lines:
             jsonschema.Draft202012Validator(schema).validate(line)
         assert lines[0]["type"] == "header" and lines[0]["adapter"]["name"] == "belote-ref"
+        # The command as typed again, from the arguments main was given (not pytest's, no path).
+        assert lines[0]["command"] == (f"belote-ref conformance run --ruleset classic --kind legal_plays --kind score "
+                                       f"--report {report} --junit {junit}")
         assert lines[-1]["type"] == "footer" and lines[-1]["ok"] is True
         assert "<testsuite" in junit.read_text()
 

@@ -94,6 +94,15 @@ def test_a_broken_reply_is_a_crash_of_that_case_only(mode: str, expected: str, s
     assert says in messages[1]
 
 
+def test_the_right_numbers_as_fractions_fail_that_case() -> None:
+    # Python holds 20 == 20.0, JSON and the protocol do not: an engine that divides is caught.
+    _, results = run_cases(lambda: open_adapter(misbehaving("fractions"), PATIENT), some_cases(3),
+                           RunOptions(timeout=PATIENT))
+    assert [r.outcome for r in results] == ["pass", "fail", "pass"]
+    expected = results[1].case.expected
+    assert results[1].differences == [f"points: expected {expected['points']}, got {float(expected['points'])}"]
+
+
 @pytest.mark.parametrize("mode", ["hang", "no-newline", "deaf"])
 def test_a_stalled_adapter_times_out_and_the_run_goes_on(mode: str) -> None:
     graded, messages = outcomes(misbehaving(mode), 4, timeout=HANG)

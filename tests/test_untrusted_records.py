@@ -238,8 +238,28 @@ class TestResultsThatCannotBeChecked:
         result = {**BASE["result"], "deal_score": {"NS": 1, "EW": 2}}
         status, path, out, err = run_replay(tmp_path, capsys, [GOOD, encode(changed(result=result))])
         assert status == 1
-        assert len(err) == 1 and err[0].startswith(f"{path}:2: result.deal_score: recorded {{'NS': 1, 'EW': 2}}")
+        assert len(err) == 1 and err[0].startswith(f'{path}:2: result.deal_score: recorded {{"NS": 1, "EW": 2}}')
         assert out == [summary(2, 1, 1)]
+
+    @pytest.mark.parametrize("key", ["deal_score", "card_points"])
+    def test_a_result_of_the_same_numbers_in_other_json_types_disagrees(
+            self, tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str) -> None:
+        # Python holds 81 == 81.0 == ... and 1 == True; the protocol's numbers are integers.
+        scores = BASE["result"][key]
+        as_fractions = {team: float(points) for team, points in scores.items()}
+        result = {**BASE["result"], key: as_fractions}
+        status, path, out, err = run_replay(tmp_path, capsys, [GOOD, encode(changed(result=result))])
+        assert status == 1
+        assert err == [f"{path}:2: result.{key}: recorded {json.dumps(as_fractions)}, computed {json.dumps(scores)}"]
+        assert out == [summary(2, 1, 1)]
+
+    def test_a_boolean_for_an_integer_disagrees(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        computed = BASE["result"]["pot"]
+        assert computed in (0, 1)  # so that the boolean is == to it in Python
+        result = {**BASE["result"], "pot": bool(computed)}
+        status, path, out, err = run_replay(tmp_path, capsys, [GOOD, encode(changed(result=result))])
+        assert status == 1
+        assert err == [f"{path}:2: result.pot: recorded {json.dumps(bool(computed))}, computed {computed}"]
 
     def test_an_unknown_ruleset_is_an_error_of_its_line(self, tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:

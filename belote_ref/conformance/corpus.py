@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from belote_ref.errors import Diagnostic
+from belote_ref.jsonlines import same_json
 from belote_ref.located import Located
 from belote_ref.resources import data_dir
 from belote_ref.rules import Ruleset
@@ -253,7 +254,7 @@ def _sorted_cards(tokens: Any) -> Any:
 
 
 def canonical_result(kind: str, result: Any) -> Any:
-    """``result`` with set-like parts in a canonical order, so that ``==`` compares as the protocol says.
+    """``result`` with set-like parts in a canonical order, so that values compare as the protocol says.
 
     Card sets (legal plays, hands, a combination's cards) are sorted; combinations are a multiset.
     """
@@ -275,11 +276,16 @@ def canonical_result(kind: str, result: Any) -> Any:
 
 
 def compare_results(kind: str, expected: Any, got: Any) -> list[str]:
-    """The differences between an expected and an actual result, in words (empty when equal)."""
-    if expected == got:  # the usual answer, in the same order: nothing to put in order
+    """The differences between an expected and an actual result, in words (empty when equal).
+
+    Values compare as JSON (:func:`~belote_ref.jsonlines.same_json`): ``81.0`` or ``true`` where
+    the protocol's integer ``81`` or ``1`` is expected is a difference, though Python's ``==``
+    would take them as equal.
+    """
+    if same_json(expected, got):  # the usual answer, in the same order: nothing to put in order
         return []
     want, have = canonical_result(kind, expected), canonical_result(kind, got)
-    if want == have:
+    if same_json(want, have):
         return []
     if not isinstance(want, dict) or not isinstance(have, dict):
         return [f"expected {json.dumps(want)}, got {json.dumps(have)}"]
@@ -289,15 +295,20 @@ def compare_results(kind: str, expected: Any, got: Any) -> list[str]:
             lines.append(f"{key}: missing (expected {json.dumps(want[key])})")
         elif key not in want:
             lines.append(f"{key}: unexpected {json.dumps(have[key])}")
-        elif want[key] != have[key]:
+        elif not same_json(want[key], have[key]):
             a, b = want[key], have[key]
             if kind in ("legal_plays", "deal") and isinstance(a, list) and isinstance(b, list):
-                missing = [c for c in a if c not in b]
-                extra = [c for c in b if c not in a]
-                lines.append(f"{key}: missing {' '.join(missing) or '-'}; extra {' '.join(extra) or '-'}")
+                missing = _words(c for c in a if not any(same_json(c, other) for other in b))
+                extra = _words(c for c in b if not any(same_json(c, other) for other in a))
+                lines.append(f"{key}: missing {missing}; extra {extra}")
             else:
                 lines.append(f"{key}: expected {json.dumps(a)}, got {json.dumps(b)}")
     return lines
+
+
+def _words(tokens: Iterator[Any]) -> str:
+    """Card tokens as the protocol writes them, anything else an engine sent as JSON; ``-`` for none."""
+    return " ".join(token if isinstance(token, str) else json.dumps(token) for token in tokens) or "-"
 
 
 def branch_ruleset(fixture: Fixture, index: int, base: Ruleset | None = None) -> Ruleset:

@@ -22,6 +22,7 @@ Answers like `belote-ref serve`, except that the N-th `run` request (the 2nd by 
     spawn         starts a long-lived child on every run request (all answers right)
     flood         writes 1 MiB to stderr before every answer (all answers right)
     stderr-story  writes five numbered lines to stderr, then exits
+    fractions     answers right, but with every integer of the result written as 20.0
     rule-bug      plays as if play.partner_master_exception were always false
     ok            behaves
 
@@ -51,6 +52,15 @@ def reply(data: object) -> None:
 def raw(data: bytes) -> None:
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
+
+
+def as_fractions(value: object) -> object:
+    """``value`` with each integer (not a boolean) as the float of the same number."""
+    if isinstance(value, dict):
+        return {key: as_fractions(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [as_fractions(item) for item in value]
+    return float(value) if type(value) is int else value
 
 
 # Deliberate copy: this loop is where the adapter misbehaves (hangs, exits, bad bytes), so not _loop.serve.
@@ -106,6 +116,10 @@ def main() -> int:
                     continue
                 if mode == "bad-utf8":
                     raw(b'{"seq": %d, "result": {"winner": "\xff"}}\n' % seq)
+                    continue
+                if mode == "fractions":
+                    out = answer(message)
+                    reply({**out, "result": as_fractions(out["result"])})
                     continue
                 if mode == "stderr-story":
                     for number in range(1, 21):
