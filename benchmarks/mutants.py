@@ -22,7 +22,7 @@ each survivor again under every branch of every fixture; `--fuzz N` sends each s
 situations (`belote-ref conformance fuzz --budget N`) and says whether the fuzzer kills it.
 
 Mutated modules: the engine's rule modules (play, playtables, scoring, bid_scoring,
-announcements, deal, bids, match, bid_deal), never the CLI, the protocol or the conformance
+announcements, deal, dealing, bids, match, bid_deal), never the CLI, the protocol or the conformance
 runner. Docstrings, strings, f-strings (notes) and whatever sits under a `raise` (error messages) or an
 `if TYPE_CHECKING:` are never mutated. Each mutant is named `module:line:col:operator`.
 
@@ -67,7 +67,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "belote_ref"
 ENGINE_MODULES = ("play.py", "playtables.py", "scoring.py", "bid_scoring.py", "announcements.py", "deal.py",
-                  "bids.py", "match.py", "bid_deal.py")
+                  "bids.py", "match.py", "bid_deal.py", "dealing.py")
 
 COMPARISON_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,

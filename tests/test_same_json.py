@@ -47,11 +47,6 @@ def test_values_python_calls_equal_or_alike_differ(a: Any, b: Any) -> None:
     assert not same_json(a, b) and not same_json(b, a)
 
 
-def test_a_tuple_is_the_same_array_as_a_list() -> None:
-    assert same_json(("N", "E"), ["N", "E"])
-    assert not same_json(("N",), ["N", "E"])
-
-
 def test_the_judge_reports_a_fraction_and_a_boolean_for_an_integer() -> None:
     expected = {"winner": "N", "points": 20, "count": 1}
     assert compare_results("trick_winner", expected, dict(expected)) == []
