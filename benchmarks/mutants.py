@@ -45,13 +45,14 @@ Measured again on 2026-12-01 for the modules changed since (`--modules dealing.p
 --seed 11 --every-branch --fuzz 500`, 758 s with another mutation run beside it): the corpus killed
 27 of 60 (45%), every branch 3 more (a trump lead under `play.trump_lead_overtrump:
 except_partner_winning`, which no shipped ruleset plays), the fuzzer 1. None of the 29 left is a gap
-of the corpus: 19 are in `play.run_tricks`, the engine's own fast path, which through the protocol
+of the corpus. 15 are in `play.run_tricks`, the engine's own fast path, which through the protocol
 only checks a whole recorded deal and hands any deal it refuses to the card-by-card path (so only a
-mutant that accepts an illegal card could show). `tests/test_run_tricks.py`, which holds it equal
-to `legal_mask`, kills 17 of the 19 (one by hanging); the other two count the lowest trump as a plain
-winner (`ws < 9`, `ws <= 8`), where every rung gives the same cards: equivalent. 8 change the words of `explain_illegal` (the rule a refusal names,
-not part of a result); 2 are in the deck check of `dealing.py`, which the protocol's deal kind
-never reaches with a bad deck (a malformed `given` is an error of the runner's, not a case).
+mutant that accepts an illegal card could show); `tests/test_run_tricks.py`, which holds it equal
+to `legal_mask`, kills 13 of them (one by hanging), and the other two count the lowest trump as a
+plain winner (`ws < 9`, `ws <= 8`), where every rung gives the same cards: equivalent. 12 are in
+the readable ladder of `explain_illegal` (the rule and the words a refusal names, not part of a
+result). 2 are in the deck check of `dealing.py`, which the protocol's deal kind never reaches with
+a bad deck (a malformed `given` is an error of the runner's, not a case).
 """
 
 from __future__ import annotations
