@@ -43,8 +43,8 @@ lines, broken-invariant checks, game.count_passed_deals which protocol 1 cannot 
 
 Measured again on 2026-12-01 for the modules changed since (`--modules dealing.py,play.py --limit 60
 --seed 11 --every-branch --fuzz 500`, 758 s with another mutation run beside it): the corpus killed
-27 of 60 (45%), every branch 3 more (a trump lead under `play.trump_lead_overtrump:
-except_partner_winning`, which no shipped ruleset plays), the fuzzer 1. None of the 29 left is a gap
+27 of 60 (45%), every branch 3 more (two of them on a trump lead under
+`play.trump_lead_overtrump: except_partner_winning`, which no shipped ruleset plays), the fuzzer 1. None of the 29 left is a gap
 of the corpus. 15 are in `play.run_tricks`, the engine's own fast path, which through the protocol
 only checks a whole recorded deal and hands any deal it refuses to the card-by-card path (so only a
 mutant that accepts an illegal card could show); `tests/test_run_tricks.py`, which holds it equal
