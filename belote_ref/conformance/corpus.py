@@ -105,12 +105,15 @@ class Fixture:
 
     def expected(self, ruleset: Ruleset) -> Mapping[str, Any] | None:
         """The expected result under ``ruleset``, or None when the fixture does not apply."""
-        if not predicate_holds(self.data.get("applies_to") or {}, ruleset.params) or not self.fits_auction(
-            ruleset.params
-        ):
+        return self.expected_under(ruleset.params)
+
+    def expected_under(self, params: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The expected result under the parameter values ``params``, or None when the fixture
+        does not apply."""
+        if not predicate_holds(self.data.get("applies_to") or {}, params) or not self.fits_auction(params):
             return None
         for branch in self.data["expect"]:
-            if predicate_holds(branch.get("when") or {}, ruleset.params):
+            if predicate_holds(branch.get("when") or {}, params):
                 return branch["result"]  # type: ignore[no-any-return]
         return None
 

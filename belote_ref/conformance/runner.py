@@ -23,6 +23,7 @@ from belote_ref.conformance.applicability import Claims
 from belote_ref.conformance.branches import branch_cases_of
 from belote_ref.conformance.corpus import AUCTION_KINDS, AUCTION_PARAMETER, Fixture, compare_results
 from belote_ref.conformance.dependencies import dependencies_of
+from belote_ref.conformance.rounding import rounded_expectation
 from belote_ref.conformance.symmetry import variants
 from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset
@@ -51,7 +52,9 @@ class Case:
 
     A derived case carries its own ``expected`` (and ``given``) and a ``variant`` appended to the
     fixture id: ``@trump=S`` for the fixture with its suits renamed or its seats rotated (see
-    :mod:`~belote_ref.conformance.symmetry`), ``#play.undertrump_partner=never`` for one branch of
+    :mod:`~belote_ref.conformance.symmetry`), ``@rounding=nearest_10_half_up`` for an unrounded
+    fixture under a ruleset that rounds (see :mod:`~belote_ref.conformance.rounding`),
+    ``#play.undertrump_partner=never`` for one branch of
     the fixture under a generated ruleset (see :mod:`~belote_ref.conformance.branches`).
     """
 
@@ -343,7 +346,8 @@ def build_cases(fixtures: Iterable[Fixture], rulesets: Sequence[Ruleset], kinds:
 
     With ``symmetric`` (the default), each hand fixture of a kind the rules treat symmetrically
     is followed by its derived cases: suits renamed, seats rotated (see
-    :mod:`~belote_ref.conformance.symmetry`).
+    :mod:`~belote_ref.conformance.symmetry`); and a hand fixture worked out without rounding is
+    sent to a ruleset that rounds, its scores rounded (see :mod:`~belote_ref.conformance.rounding`).
     """
     cases: list[Case] = []
     for ruleset in rulesets:
@@ -352,10 +356,14 @@ def build_cases(fixtures: Iterable[Fixture], rulesets: Sequence[Ruleset], kinds:
                 continue
             if id_prefix and not fixture.id.startswith(id_prefix.split("@", 1)[0].split("#", 1)[0]):
                 continue
-            expected = fixture.expected(ruleset)
+            expected, variant = fixture.expected(ruleset), ""
+            if expected is None and symmetric:
+                derived = rounded_expectation(fixture, ruleset)
+                if derived is not None:
+                    variant, expected = derived
             if expected is None:
                 continue
-            cases.extend(_with_variants(Case(fixture, ruleset, expected), symmetric, id_prefix))
+            cases.extend(_with_variants(Case(fixture, ruleset, expected, variant), symmetric, id_prefix))
     return cases
 
 
