@@ -57,6 +57,8 @@ def test_a_rounding_ruleset_rounds_each_teams_unrounded_score(rules: Ruleset, mo
         given: dict[str, Any] = played_given(state)
         if exact["bidding.auction"] == "bids":
             given["bid"] = state.bid.to_json()  # type: ignore[attr-defined]
+        else:  # a litige pot carried in, paid to the winners and then rounded with their score
+            given["pot"] = rng.choice([0, 0, 5, 81, 166])
         unrounded = run_case(exact, "score", given)
         derived = rounded_result("score", unrounded, mode)
         assert compare_results("score", derived, run_case(rounding, "score", given)) == [], given
