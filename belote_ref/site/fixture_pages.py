@@ -24,6 +24,7 @@ from belote_ref.site.markup import (
     md_with_cards,
     param_page,
     rel,
+    ruleset_id_link,
     search_boost,
     title_of,
 )
@@ -182,14 +183,14 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
         heading = (f"**{t(lang, 'when')}** {_predicate_md(data, lang, path, when)}" if when
                    else f"**{t(lang, 'always')}**")
         chosen = [r for r in data.rulesets if branches.get(r.id) == index]
-        rulesets = ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in chosen) or \
+        rulesets = ", ".join(ruleset_id_link(r, lang, path) for r in chosen) or \
             f"*{t(lang, 'no_shipped')}*"
         out += ['<div class="bt-branch" markdown>', "", heading, "", result_html(fixture, branch.get("result"), lang),
                 "", f"{lbl(lang, 'rulesets_here')}{rulesets}", "", "</div>", ""]
     missing = [r for r in data.rulesets if branches.get(r.id) is None]
     if missing:
         out += [f"{lbl(lang, 'not_applicable')}"
-                + ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in missing), ""]
+                + ", ".join(ruleset_id_link(r, lang, path) for r in missing), ""]
     out += ["</div>", "", "</div>", ""]
 
     story = story_md(data, lang, path, fixture)
