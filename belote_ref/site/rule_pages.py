@@ -102,7 +102,7 @@ def home_page(data: SiteData, lang: str) -> str:
                f"[{t(lang, 'regression')}]({rel(path, f'{lang}/regression.md')}) ({len(data.engine)})")
     for name in sorted(data.hand_pages):
         summary = hand_page(name, lang)
-        if summary:
+        if summary and summary.get("summary"):  # a page with a title only is in the nav, not listed here
             target = name if lang == "en" else f"{lang}/{name}"
             out.append(f"- [{md(summary['title'])}]({rel(path, target)})")
     checked = ", ".join(md(f"{r.name} {r.version}".strip()) for r in data.reports)
