@@ -98,17 +98,20 @@ def home_page(data: SiteData, lang: str) -> str:
     out.append(f"- [{t(lang, 'rulesets')}]({rel(path, f'{lang}/rulesets.md')}){t(lang, 'colon')}"
                + ", ".join(_ruleset_title_link(r, lang, path) for r in data.rulesets))
     out.append(f"- [{t(lang, 'compare')}]({rel(path, f'{lang}/compare.md')})")
-    out.append(f"- [{t(lang, 'examples')}]({rel(path, f'{lang}/examples.md')}) ({len(data.hand)}), "
-               f"[{t(lang, 'regression')}]({rel(path, f'{lang}/regression.md')}) ({len(data.engine)})")
+    out.append(f"- [{t(lang, 'examples')}]({rel(path, f'{lang}/examples.md')}) ({len(data.hand)})")
+    developers: list[str] = []
     for name in sorted(data.hand_pages):
         summary = hand_page(name, lang)
         if summary and summary.get("summary"):  # a page with a title only is in the nav, not listed here
             target = name if lang == "en" else f"{lang}/{name}"
-            out.append(f"- [{md(summary['title'])}]({rel(path, target)})")
+            item = f"- [{md(summary['title'])}]({rel(path, target)})"
+            (developers if summary.get("audience") == "developers" else out).append(item)
+    out.append(f"- [{t(lang, 'sources')}]({rel(path, f'{lang}/sources.md')})")
+    out += ["", f"### {t(lang, 'for_developers')}", ""] + developers
     checked = ", ".join(md(f"{r.name} {r.version}".strip()) for r in data.reports)
     out.append(f"- [{t(lang, 'impl_title')}]({rel(path, f'{lang}/implementations.md')})"
                + (f"{t(lang, 'colon')}{checked}" if checked else ""))
-    out.append(f"- [{t(lang, 'sources')}]({rel(path, f'{lang}/sources.md')})")
+    out.append(f"- [{t(lang, 'regression')}]({rel(path, f'{lang}/regression.md')}) ({len(data.engine)})")
     out.append(f"- [{t(lang, 'downloads')}]({rel(path, f'{lang}/downloads.md')})")
     out += ["", f"## {t(lang, 'glossary')}", "", f"| {t(lang, 'term')} | {t(lang, 'meaning')} |", "|---|---|"]
     for entry in phrases(lang)["glossary"]:
