@@ -164,7 +164,7 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
         else:
             rule_links.append(code(pid))
     kind = kind_name(fixture.kind, lang)
-    facts = [f"{lbl(lang, 'id')}{code(fixture.id)}", f"{lbl(lang, 'kind')}{md(kind)} ({code(fixture.kind)})"]
+    facts = [f"{lbl(lang, 'kind')}{md(kind)} ({code(fixture.kind)})"]
     if rule_links:
         facts.append(lbl(lang, 'rules' if len(rule_links) > 1 else 'rule') + ", ".join(rule_links))
     facts.append(f"{lbl(lang, 'provenance')}{t(lang, 'provenance_hand')}")
@@ -172,6 +172,7 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
         facts.append(f"**{t(lang, 'normative_no')}**")
     if fx.get("applies_to"):
         facts.append(f"{lbl(lang, 'applies_only')}{_predicate_md(data, lang, path, fx['applies_to'])}")
+    facts.append(f"{lbl(lang, 'id')}{code(fixture.id)}")
     out += [f"- {fact}" for fact in facts] + [""]
 
     out += ['<div class="bt-example" markdown>', "", '<div class="bt-left" markdown>', "",
