@@ -204,7 +204,7 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
         kind += " " + t(lang, "range", minimum=parameter.minimum, maximum=parameter.maximum)
     default_label = parameter.label_of(parameter.default, lang)
     default = f"**{md(default_label)}**" if default_label else value_md(parameter.default, parameter, lang)
-    meta = f"{lbl(lang, 'default_is')}{default} · {lbl(lang, 'param_id')}{code(pid)} · {md(kind)}"
+    meta = f"{lbl(lang, 'default_is')}{default} · {lbl(lang, 'param_id')}{code(pid)} ({md(kind)})"
     if not parameter.outcome:
         meta += f" · *{md(t(lang, 'documentary'))}*"
     prose = parameter.en if lang == "en" else parameter.fr

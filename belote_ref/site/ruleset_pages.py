@@ -41,8 +41,8 @@ def _banner(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> list[str]
     out = [f'!!! abstract bt-banner "{title}"', ""]
     for pid in changes:
         parameter = data.registry[pid]
-        out.append(f"    - [{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))}) "
-                   f"({code(pid)}){t(lang, 'colon')}{label_md(data.classic[pid], parameter, lang)} → "
+        out.append(f"    - [{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})"
+                   f"{t(lang, 'colon')}{label_md(data.classic[pid], parameter, lang)} → "
                    f"<span class=\"bt-changed\">{label_md(ruleset[pid], parameter, lang)}</span>")
     if not changes:
         out.append(f"    {t(lang, 'baseline_text')}")
