@@ -93,7 +93,8 @@ def home_page(data: SiteData, lang: str) -> str:
     out += [f"## {t(lang, 'where')}", ""]
     for slug, _ in data.topics:
         count = len(data.parameters_of(slug))
-        out.append(f"- [{md(topic_title(slug, lang))}]({rel(path, f'{lang}/rules/{slug}.md')}) ({count})")
+        out.append(f"- [{md(topic_title(slug, lang))}]({rel(path, f'{lang}/rules/{slug}.md')})"
+                   f" ({t(lang, 'rules_count', n=count)})")
     out.append("")
     out.append(f"- [{t(lang, 'rulesets')}]({rel(path, f'{lang}/rulesets.md')}){t(lang, 'colon')}"
                + ", ".join(_ruleset_title_link(r, lang, path) for r in data.rulesets))
