@@ -75,6 +75,8 @@ def result_html(fixture: Fixture, result: Any, lang: str) -> str:
 
 def _example_item(lang: str, path: str, fixture: Fixture) -> str:
     kind = kind_name(fixture.kind, lang)
+    if fixture_title(fixture, lang).lower().startswith(kind.lower()):  # a title made from the kind says it already
+        return f"- {fixture_link(fixture, lang, path)}"
     return f"- {fixture_link(fixture, lang, path)} · *{md(kind)}*"
 
 
