@@ -40,3 +40,22 @@ def test_an_installed_wheel_publishes_a_house_rule_in_an_empty_folder(installed_
         assert f"sheets/{ruleset_id}/" in page.read_text(encoding="utf-8")
     assert "@media print" in (site / "stylesheets" / "extra.css").read_text(encoding="utf-8")
     assert ruleset_id in (site / "en" / "compare" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_french_house_rule_page_shows_the_rules_of_the_english_one(tmp_path: Path) -> None:
+    """docs/fr/house-rules.md is a translation: each house rule it shows is valid and sets the same
+    values as the English page's, under its own id and titles."""
+    from belote_ref.rules import load_ruleset
+
+    def rulesets(name: str) -> list[dict[str, object]]:
+        text = (REPO / "docs" / name).read_text(encoding="utf-8")
+        found = []
+        for index, block in enumerate(text.split("```yaml\n")[1:]):
+            path = tmp_path / f"{name.replace('/', '-')}-{index}.yaml"
+            path.write_text(block.split("```", 1)[0], encoding="utf-8")
+            found.append(dict(load_ruleset(path).params))
+        return found
+
+    english, french = rulesets("house-rules.md"), rulesets("fr/house-rules.md")
+    assert len(english) == len(french) == 2
+    assert english == french

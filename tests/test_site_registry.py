@@ -56,7 +56,7 @@ def test_rules_diff_gives_titles_and_labels(capsys: pytest.CaptureFixture[str]) 
     assert main(["rules", "diff", "classic", "strict-1001", "--lang", "fr"]) == 0
     out = capsys.readouterr().out
     assert "play.partner_master_exception\n  classic: true\n  strict-1001: false\n" in out
-    assert "  Partenaire maître : pas obligé de couper — " in out
+    assert "  Couper quand son partenaire est maître — " in out
     assert "    strict-1001 → Toujours couper\u00a0: " in out
 
 

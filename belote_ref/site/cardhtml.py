@@ -131,12 +131,35 @@ def value_html(value: Any, lang: str) -> Markup:
         return Markup("<code>{}</code>").format("true" if value else "false")
     if isinstance(value, str) and value in ("N", "E", "S", "W", "NS", "EW"):
         return Markup("<code>{}</code>").format(seat_letter(value, lang))
+    word = (phrases(lang).get("result_values") or {}).get(value) if isinstance(value, str) else None
+    if word:
+        return Markup('<span class="bt-word" title="{}">{}</span>').format(value, word)
+    calls = phrases(lang).get("call_words") or {}
+    if isinstance(value, str) and (_BID.fullmatch(value) or value.partition(":")[0] in calls):
+        return call_html(value, lang)
     return Markup("<code>{}</code>").format(value)
 
 
+_BID = re.compile(r"(\d+|[a-z]+)(SA|TA|[SHDC])")  # 80H, capotS, generaleSA
+
+
 def call_html(call: Any, lang: str) -> Markup:
-    if isinstance(call, str) and call in SUIT_SYMBOLS:
+    """A call of the auction in the language's words ("passe", "80 ♥", "coinche (O)"), the call as the
+    protocol writes it on hover; an unknown call as code."""
+    if not isinstance(call, str):
+        return Markup("<code>{}</code>").format(call)
+    if call in SUIT_SYMBOLS:
         return suit_html(call, lang)
+    words = phrases(lang).get("call_words") or {}
+    bid = _BID.fullmatch(call)
+    if bid:
+        amount, contract = bid.groups()
+        shown = suit_html(contract, lang) if contract in SUIT_SYMBOLS else escape(words.get(contract, contract))
+        return Markup('<span class="bt-call" title="{}">{} {}</span>').format(call, words.get(amount, amount), shown)
+    head, _, seat = call.partition(":")
+    if head in words:
+        text = words[head] + (f" ({seat_letter(seat, lang)})" if seat else "")
+        return Markup('<span class="bt-call" title="{}">{}</span>').format(call, text)
     return Markup("<code>{}</code>").format(call)
 
 

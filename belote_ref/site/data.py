@@ -22,6 +22,7 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("play", ("play",)),
     ("announcements", ("belote", "announcements")),
     ("score", ("scoring",)),
+    ("sa-ta", ("sans_atout", "tout_atout")),
     ("match", ("game",)),
 )
 OTHER_TOPIC: tuple[str, tuple[str, ...]] = ("other", ())

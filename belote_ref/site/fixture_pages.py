@@ -24,6 +24,7 @@ from belote_ref.site.markup import (
     md_with_cards,
     param_page,
     rel,
+    ruleset_id_link,
     search_boost,
     title_of,
 )
@@ -74,6 +75,8 @@ def result_html(fixture: Fixture, result: Any, lang: str) -> str:
 
 def _example_item(lang: str, path: str, fixture: Fixture) -> str:
     kind = kind_name(fixture.kind, lang)
+    if fixture_title(fixture, lang).lower().startswith(kind.lower()):  # a title made from the kind says it already
+        return f"- {fixture_link(fixture, lang, path)}"
     return f"- {fixture_link(fixture, lang, path)} · *{md(kind)}*"
 
 
@@ -163,7 +166,7 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
         else:
             rule_links.append(code(pid))
     kind = kind_name(fixture.kind, lang)
-    facts = [f"{lbl(lang, 'id')}{code(fixture.id)}", f"{lbl(lang, 'kind')}{md(kind)} ({code(fixture.kind)})"]
+    facts = [f"{lbl(lang, 'kind')}{md(kind)} ({code(fixture.kind)})"]
     if rule_links:
         facts.append(lbl(lang, 'rules' if len(rule_links) > 1 else 'rule') + ", ".join(rule_links))
     facts.append(f"{lbl(lang, 'provenance')}{t(lang, 'provenance_hand')}")
@@ -171,6 +174,7 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
         facts.append(f"**{t(lang, 'normative_no')}**")
     if fx.get("applies_to"):
         facts.append(f"{lbl(lang, 'applies_only')}{_predicate_md(data, lang, path, fx['applies_to'])}")
+    facts.append(f"{lbl(lang, 'id')}{code(fixture.id)}")
     out += [f"- {fact}" for fact in facts] + [""]
 
     out += ['<div class="bt-example" markdown>', "", '<div class="bt-left" markdown>', "",
@@ -182,14 +186,14 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
         heading = (f"**{t(lang, 'when')}** {_predicate_md(data, lang, path, when)}" if when
                    else f"**{t(lang, 'always')}**")
         chosen = [r for r in data.rulesets if branches.get(r.id) == index]
-        rulesets = ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in chosen) or \
+        rulesets = ", ".join(ruleset_id_link(r, lang, path) for r in chosen) or \
             f"*{t(lang, 'no_shipped')}*"
         out += ['<div class="bt-branch" markdown>', "", heading, "", result_html(fixture, branch.get("result"), lang),
                 "", f"{lbl(lang, 'rulesets_here')}{rulesets}", "", "</div>", ""]
     missing = [r for r in data.rulesets if branches.get(r.id) is None]
     if missing:
         out += [f"{lbl(lang, 'not_applicable')}"
-                + ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in missing), ""]
+                + ", ".join(ruleset_id_link(r, lang, path) for r in missing), ""]
     out += ["</div>", "", "</div>", ""]
 
     story = story_md(data, lang, path, fixture)

@@ -144,9 +144,16 @@ def _lang_switch(path: str, lang: str) -> str:
 
 
 def _ruleset_link(data: SiteData, lang: str, path: str, ruleset_id: str) -> str:
-    if any(r.id == ruleset_id for r in data.rulesets):
-        return f"[{md(ruleset_id)}]({rel(path, f'{lang}/rulesets/{ruleset_id}.md')})"
+    for ruleset in data.rulesets:
+        if ruleset.id == ruleset_id:
+            return ruleset_id_link(ruleset, lang, path)
     return code(ruleset_id)
+
+
+def ruleset_id_link(ruleset: Ruleset, lang: str, path: str) -> str:
+    """A link to a ruleset's page by its short id, its full title shown on hover (where tables are narrow)."""
+    title = html.escape(ruleset_title(ruleset, lang), quote=True).replace('"', "&quot;")
+    return f'[{md(ruleset.id)}]({rel(path, f"{lang}/rulesets/{ruleset.id}.md")} "{title}")'
 
 
 def _rule_links(data: SiteData, lang: str, path: str, rules: Iterable[str]) -> str:
@@ -193,10 +200,17 @@ def prose_md(text: Any) -> str:
     parts, last = [], 0
     source = " ".join(str(text).split())
     for match in _IDENTIFIER[0].finditer(source):
-        parts += [md(source[last:match.start()]), code(match.group(0))]
+        parts += [_md_spaced(source[last:match.start()]), code(match.group(0))]
         last = match.end()
-    parts.append(md(source[last:]))
+    parts.append(_md_spaced(source[last:]))
     return "".join(parts)
+
+
+def _md_spaced(piece: str) -> str:
+    """:func:`md` of a piece of a sentence, keeping the spaces at its ends that part it from a code span."""
+    if not piece.strip():
+        return " " if piece else ""
+    return (" " if piece[0] == " " else "") + md(piece) + (" " if piece[-1] == " " else "")
 
 
 # How Material's search ranks a page family (front matter ``search.boost``): the rules first, the

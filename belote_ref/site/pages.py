@@ -53,7 +53,7 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ())
     pages["en/api.md"] = api_page("en")
     for name in hand_pages:
         summary = hand_page(name, "fr")
-        if summary:
+        if summary and summary.get("summary") and f"fr/{name}" not in data.hand_pages:  # else translated by hand
             pages[f"fr/{name}"] = (f"# {md(summary['title'])}\n\n{summary['summary']}\n\n"
                                    f"[{t('fr', 'other_lang')} →]({rel('fr/' + name, name)})\n")
     return Site(pages, site_nav(data, pages, hand_pages), files)
@@ -70,11 +70,13 @@ def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]
         section.append({t(lang, "compare_short"): f"{lang}/compare.md"})
         section.append({t(lang, "examples"): [{t(lang, "examples"): f"{lang}/examples.md"},
                                               {t(lang, "regression"): f"{lang}/regression.md"}]})
-        for name in hand_pages:
+        for name in sorted(hand_pages, key=lambda page: (not (hand_page(page, "en") or {}).get("summary"), page)):
+            if name.split("/", 1)[0] in LANGUAGES:
+                continue  # a translation, listed in its language's section under the page it translates
             title = (hand_page(name, lang) or {}).get("title") or name.removesuffix(".md")
             if lang == "en":
                 section.append({title: name})
-            elif f"{lang}/{name}" in pages:
+            elif f"{lang}/{name}" in pages or f"{lang}/{name}" in hand_pages:
                 section.append({title: f"{lang}/{name}"})
         section.append({t(lang, "implementations"): f"{lang}/implementations.md"})
         section.append({t(lang, "sources"): f"{lang}/sources.md"})

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from belote_ref.registry import Parameter
+from belote_ref.rules import Ruleset
 from belote_ref.site.cardhtml import card_html
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import (
@@ -16,10 +17,13 @@ from belote_ref.site.markup import (
     _source_links,
     code,
     label_md,
+    label_of,
     md,
     param_page,
     prose_md,
     rel,
+    ruleset_id_link,
+    ruleset_title,
     search_boost,
     title_of,
     value_md,
@@ -84,30 +88,81 @@ def home_page(data: SiteData, lang: str) -> str:
     path = f"{lang}/index.md"
     home = phrases(lang)["home"]
     title, intro, terms = home["title"], home["intro"], home["terms"]
-    out = [f"# {md(title)}", "", _lang_switch(path, lang), md(intro), "", md(terms), "", f"## {t(lang, 'where')}", ""]
+    out = [f"# {md(title)}", "", _lang_switch(path, lang), md(intro), "", md(terms), ""]
+    out += faq_section(data, lang, path)
+    out += [f"## {t(lang, 'where')}", ""]
     for slug, _ in data.topics:
         count = len(data.parameters_of(slug))
-        out.append(f"- [{md(topic_title(slug, lang))}]({rel(path, f'{lang}/rules/{slug}.md')}) ({count})")
+        out.append(f"- [{md(topic_title(slug, lang))}]({rel(path, f'{lang}/rules/{slug}.md')})"
+                   f" ({t(lang, 'rules_count', n=count)})")
     out.append("")
     out.append(f"- [{t(lang, 'rulesets')}]({rel(path, f'{lang}/rulesets.md')}){t(lang, 'colon')}"
-               + ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in data.rulesets))
+               + ", ".join(_ruleset_title_link(r, lang, path) for r in data.rulesets))
     out.append(f"- [{t(lang, 'compare')}]({rel(path, f'{lang}/compare.md')})")
-    out.append(f"- [{t(lang, 'examples')}]({rel(path, f'{lang}/examples.md')}) ({len(data.hand)}), "
-               f"[{t(lang, 'regression')}]({rel(path, f'{lang}/regression.md')}) ({len(data.engine)})")
+    out.append(f"- [{t(lang, 'examples')}]({rel(path, f'{lang}/examples.md')}) ({len(data.hand)})")
+    developers: list[str] = []
     for name in sorted(data.hand_pages):
         summary = hand_page(name, lang)
-        if summary:
+        if summary and summary.get("summary"):  # a page with a title only is in the nav, not listed here
             target = name if lang == "en" else f"{lang}/{name}"
-            out.append(f"- [{md(summary['title'])}]({rel(path, target)})")
+            item = f"- [{md(summary['title'])}]({rel(path, target)})"
+            (developers if summary.get("audience") == "developers" else out).append(item)
+    out.append(f"- [{t(lang, 'sources')}]({rel(path, f'{lang}/sources.md')})")
+    out += ["", f"### {t(lang, 'for_developers')}", ""] + developers
     checked = ", ".join(md(f"{r.name} {r.version}".strip()) for r in data.reports)
     out.append(f"- [{t(lang, 'impl_title')}]({rel(path, f'{lang}/implementations.md')})"
                + (f"{t(lang, 'colon')}{checked}" if checked else ""))
-    out.append(f"- [{t(lang, 'sources')}]({rel(path, f'{lang}/sources.md')})")
+    out.append(f"- [{t(lang, 'regression')}]({rel(path, f'{lang}/regression.md')}) ({len(data.engine)})")
     out.append(f"- [{t(lang, 'downloads')}]({rel(path, f'{lang}/downloads.md')})")
     out += ["", f"## {t(lang, 'glossary')}", "", f"| {t(lang, 'term')} | {t(lang, 'meaning')} |", "|---|---|"]
     for entry in phrases(lang)["glossary"]:
         out.append(f"| *{md(entry['term'])}* | {md(entry['meaning'])} |")
     return "\n".join(out) + "\n"
+
+
+def _ruleset_title_link(ruleset: Ruleset, lang: str, path: str) -> str:
+    return f"[{md(ruleset_title(ruleset, lang))}]({rel(path, f'{lang}/rulesets/{ruleset.id}.md')})"
+
+
+def faq_section(data: SiteData, lang: str, path: str) -> list[str]:
+    """The questions players ask at the table, each answered by the classic ruleset's value (or by the
+    locale's own answer) and linked to the rule that settles it."""
+    home = phrases(lang)["home"]
+    out = [f"## {md(home['faq_title'])}", "", md(home["faq_intro"]), ""]
+    for entry in phrases(lang).get("faq") or ():
+        pid = entry.get("parameter")
+        if pid and pid in data.registry.parameters:
+            body = _faq_answer(data, lang, path, data.registry[pid])
+        else:
+            links = [_ruleset_title_link(r, lang, path) for r in data.rulesets if r.id in (entry.get("rulesets") or ())]
+            topic = entry.get("topic")
+            if topic:
+                links.append(f"[{md(topic_title(topic, lang))}]({rel(path, f'{lang}/rules/{topic}.md')})")
+            body = [md(entry.get("answer", ""))] + ([f"{lbl(lang, 'faq_see')}{', '.join(links)}"] if links else [])
+        question = html.escape(entry["question"], quote=False).replace('"', "&quot;")
+        out += [f'??? question "{question}"', ""]
+        out += [f"    {line}\n" for line in body]
+    return out
+
+
+def _faq_answer(data: SiteData, lang: str, path: str, parameter: Parameter) -> list[str]:
+    classic = data.classic
+    value = classic[parameter.id]
+    explain = parameter.explain_of(value, lang) or ""
+    label = md(label_of(value, parameter, lang))
+    lines = [f"{md(ruleset_title(classic, lang))}{t(lang, 'colon')}**{label}**. {md(explain)}"]
+    others = []
+    for other in parameter.values:
+        if _same(other, value):
+            continue
+        chosen = [r for r in data.rulesets if _same(r[parameter.id], other)]
+        if chosen:
+            names = ", ".join(_ruleset_title_link(r, lang, path) for r in chosen)
+            others.append(f"**{md(label_of(other, parameter, lang))}** ({names})")
+    if others:
+        lines.append(f"{lbl(lang, 'faq_others')}{t(lang, 'faq_separator').join(others)}.")
+    lines.append(f"[{t(lang, 'faq_rule')} →]({rel(path, param_page(data, lang, parameter.id))})")
+    return lines
 
 
 def _groups(parameters: Sequence[Parameter]) -> list[tuple[str, list[Parameter]]]:
@@ -148,7 +203,9 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
     kind = type_name(parameter.type, lang)
     if parameter.type == "int" and parameter.minimum is not None and parameter.maximum is not None:
         kind += " " + t(lang, "range", minimum=parameter.minimum, maximum=parameter.maximum)
-    meta = f"{code(pid)} · {md(kind)} · {t(lang, 'default')} {value_md(parameter.default, parameter, lang)}"
+    default_label = parameter.label_of(parameter.default, lang)
+    default = f"**{md(default_label)}**" if default_label else value_md(parameter.default, parameter, lang)
+    meta = f"{lbl(lang, 'default_is')}{default} · {lbl(lang, 'param_id')}{code(pid)} ({md(kind)})"
     if not parameter.outcome:
         meta += f" · *{md(t(lang, 'documentary'))}*"
     prose = parameter.en if lang == "en" else parameter.fr
@@ -161,7 +218,7 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
             values.append((ruleset[pid], ()))
     for value, sources in values:
         chosen = [r for r in data.rulesets if _same(r[pid], value)]
-        rulesets = ", ".join(f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in chosen) or "—"
+        rulesets = ", ".join(ruleset_id_link(r, lang, path) for r in chosen) or "—"
         label = parameter.label_of(value, lang)
         shown = (f"**{md(label)}**<br>" if label else "") + value_md(value, parameter, lang)
         if _same(value, parameter.default):

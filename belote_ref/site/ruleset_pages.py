@@ -24,6 +24,7 @@ from belote_ref.site.markup import (
     prose_md,
     rel,
     ruleset_description,
+    ruleset_id_link,
     ruleset_title,
     search_boost,
     title_of,
@@ -40,8 +41,8 @@ def _banner(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> list[str]
     out = [f'!!! abstract bt-banner "{title}"', ""]
     for pid in changes:
         parameter = data.registry[pid]
-        out.append(f"    - [{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))}) "
-                   f"({code(pid)}): {label_md(data.classic[pid], parameter, lang)} → "
+        out.append(f"    - [{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})"
+                   f"{t(lang, 'colon')}{label_md(data.classic[pid], parameter, lang)} → "
                    f"<span class=\"bt-changed\">{label_md(ruleset[pid], parameter, lang)}</span>")
     if not changes:
         out.append(f"    {t(lang, 'baseline_text')}")
@@ -87,8 +88,8 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
                          f"({lbl(lang, 'classic_value')}{label_md(data.classic[pid], parameter, lang)})")
             explain = parameter.explain_of(ruleset[pid], lang)
             prose = explain or (parameter.en if lang == "en" else parameter.fr)
-            out.append(f"- **[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})**: {value}. "
-                       f"{prose_md(prose)}")
+            link = f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})"
+            out.append(f"- **{link}**{t(lang, 'colon')}{value}. {prose_md(prose)}")
         out.append("")
     out += ruleset_fixtures(data, lang, path, ruleset)
     return "\n".join(out) + "\n"
@@ -160,7 +161,8 @@ def rulesets_page(data: SiteData, lang: str) -> str:
            f"| {t(lang, 'title_col')} | {t(lang, 'id')} | {t(lang, 'changes_col')} |", "|---|---|---|"]
     for ruleset in data.rulesets:
         changes = data.changes(ruleset)
-        listed = ", ".join(f"[{code(pid)}]({rel(path, param_page(data, lang, pid))})" for pid in changes) or "—"
+        listed = ", ".join(f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})"
+                           for pid in changes) or "—"
         out.append(f"| [{md(ruleset_title(ruleset, lang))}]({rel(path, f'{lang}/rulesets/{ruleset.id}.md')}) | "
                    f"{code(ruleset.id)} | {len(changes)}{t(lang, 'colon')}{listed} |")
     return "\n".join(out) + "\n"
@@ -168,7 +170,7 @@ def rulesets_page(data: SiteData, lang: str) -> str:
 
 def _compare_table(data: SiteData, lang: str, path: str, parameters: Sequence[Parameter]) -> list[str]:
     head = "| " + t(lang, "parameter") + " | " + " | ".join(
-        f"[{r.id}]({rel(path, f'{lang}/rulesets/{r.id}.md')})" for r in data.rulesets) + " |"
+        ruleset_id_link(r, lang, path) for r in data.rulesets) + " |"
     out = ['<div class="bt-compare" markdown>', "", head, "|---" * (len(data.rulesets) + 1) + "|"]
     for parameter in parameters:
         pid = parameter.id
