@@ -49,6 +49,8 @@ __all__ = [
 MAX_LINE = 4 * 1024 * 1024
 STDERR_TAIL = 16 * 1024
 STDERR_LOG_LIMIT = 8 * 1024 * 1024
+#: How long the end of an exited adapter's standard error is awaited (generous, for a loaded machine).
+STDERR_END_WAIT = 5.0
 _CHUNK = 1 << 16
 _EOF = object()
 
@@ -177,6 +179,8 @@ class SubprocessAdapter:
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._stderr = bytearray()
         self._stderr_lock = threading.Lock()
+        self._stderr_done = threading.Event()  # set while no drainer runs: nothing to await
+        self._stderr_done.set()
         self._closing = threading.Event()
         self.description = " ".join(shlex.quote(a) for a in self.argv)
 
@@ -202,6 +206,7 @@ class SubprocessAdapter:
         threading.Thread(
             target=_read_lines, args=(self.process.stdout, self._lines, self._closing), daemon=True
         ).start()
+        self._stderr_done = threading.Event()  # set by the drainer at the pipe's end
         threading.Thread(target=self._drain_stderr, args=(self.process.stderr,), daemon=True).start()
         threading.Thread(target=_write_messages, args=(self.process.stdin, self._outbox), daemon=True).start()
 
@@ -239,10 +244,17 @@ class SubprocessAdapter:
             stream.close()
             if log is not None:
                 log.close()
+            self._stderr_done.set()
 
     def stderr_tail(self, lines: int = 5, limit: int = 500) -> str:
         """The last ``lines`` lines the adapter wrote to standard error, joined by `` | `` so that a
-        message quoting them stays on one line, at most ``limit`` characters."""
+        message quoting them stays on one line, at most ``limit`` characters.
+
+        When the adapter has exited or was killed, its last words may still be in the pipe: they
+        are awaited until the pipe's end, for at most :data:`STDERR_END_WAIT` seconds (a child of
+        the adapter may hold the pipe open)."""
+        if self.process is None or self.process.poll() is not None:
+            self._stderr_done.wait(STDERR_END_WAIT)
         with self._stderr_lock:
             data = bytes(self._stderr[-STDERR_TAIL:])
         text = data.decode("utf-8", "replace").rstrip()

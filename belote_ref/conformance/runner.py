@@ -284,9 +284,10 @@ def _run_with(
     def fail_oldest(failure: AdapterFailure, when: str = "") -> None:
         """The adapter is unusable: the oldest unanswered case takes the failure, the rest are resent."""
         nonlocal live, failures_in_a_row
-        tail = live.stderr_tail() if live is not None else ""
+        tail = ""
         if live is not None:
-            live.kill()
+            live.kill()  # first: its whole group ends, so the end of its stderr comes at once
+            tail = live.stderr_tail()
         live = None
         if pending:
             index, _, started = pending.popleft()
