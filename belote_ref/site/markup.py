@@ -127,7 +127,7 @@ def _source_links(path: str, lang: str, sources: Iterable[str], data: SiteData) 
     for source in sources:
         info = data.registry.sources.get(source)
         if info is not None:
-            title = html.escape(str(info.get("title") or source), quote=True).replace('"', "&quot;")
+            title = html.escape(str(info.get("title") or source), quote=True)
             link = f'[{md(source)}]({rel(path, f"{lang}/sources.md#{source}")} "{title}")'
             if info.get("url"):
                 link += f' <a class="bt-ext" href="{html.escape(info["url"])}" title="{title}">↗</a>'
@@ -152,7 +152,7 @@ def _ruleset_link(data: SiteData, lang: str, path: str, ruleset_id: str) -> str:
 
 def ruleset_id_link(ruleset: Ruleset, lang: str, path: str) -> str:
     """A link to a ruleset's page by its short id, its full title shown on hover (where tables are narrow)."""
-    title = html.escape(ruleset_title(ruleset, lang), quote=True).replace('"', "&quot;")
+    title = html.escape(ruleset_title(ruleset, lang), quote=True)
     return f'[{md(ruleset.id)}]({rel(path, f"{lang}/rulesets/{ruleset.id}.md")} "{title}")'
 
 
