@@ -23,9 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote_ref.cli import main
-from belote_ref.conformance.adapter import AdapterFailure, decode_reply, open_adapter
+from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, decode_reply, open_adapter
 from belote_ref.conformance.corpus import load_corpus
-from belote_ref.conformance.runner import Case, RunOptions, build_cases, run_cases
+from belote_ref.conformance.runner import Case, RunOptions, build_cases, hello_message, run_cases
 from belote_ref.rules import find_ruleset
 
 MISBEHAVE = Path(__file__).parent / "adapters" / "misbehave.py"
@@ -121,6 +121,21 @@ def test_an_adapter_that_exits_right_after_hello() -> None:
     assert all("exited" in message for message in messages)
 
 
+def test_a_request_to_an_adapter_already_gone_says_it_exited() -> None:
+    # Whether the exit is seen before the request is sent or after, the message says the same.
+    adapter = open_adapter(misbehaving("exit-hello"), PATIENT)
+    assert not isinstance(adapter, InProcessAdapter)
+    try:
+        adapter.start()
+        adapter.request(hello_message())
+        assert adapter.process is not None
+        adapter.process.wait(timeout=PATIENT)
+        with pytest.raises(AdapterFailure, match=r"exited \(exit code 0\) before this request"):
+            adapter.send({"type": "run", "seq": 1})
+    finally:
+        adapter.stop()
+
+
 def test_an_adapter_that_fails_every_case_is_given_up_after_so_many_in_a_row() -> None:
     cases = some_cases(12)
     _, results = run_cases(lambda: open_adapter(misbehaving("exit-hello"), PATIENT), cases,
@@ -174,7 +189,8 @@ def test_every_child_of_the_adapter_is_gone_after_the_run() -> None:
 def test_children_are_gone_after_each_restart() -> None:
     tag = f"restart-{uuid.uuid4().hex}"
     impl = f"{sys.executable} {MISBEHAVE} spawn {tag}"
-    _, results = run_cases(lambda: open_adapter(impl, PATIENT), some_cases(4), RunOptions(timeout=PATIENT, per_case=True))
+    _, results = run_cases(lambda: open_adapter(impl, PATIENT), some_cases(4),
+                           RunOptions(timeout=PATIENT, per_case=True))
     assert [r.outcome for r in results] == ["pass"] * 4
     assert wait_until(lambda: not tagged_processes(tag)), tagged_processes(tag)
 

@@ -49,6 +49,8 @@ __all__ = [
 MAX_LINE = 4 * 1024 * 1024
 STDERR_TAIL = 16 * 1024
 STDERR_LOG_LIMIT = 8 * 1024 * 1024
+#: How long an adapter that closed its output is given to report its exit status.
+EXIT_STATUS_WAIT = 2.0
 #: How long the end of an exited adapter's standard error is awaited (generous, for a loaded machine).
 STDERR_END_WAIT = 5.0
 _CHUNK = 1 << 16
@@ -276,7 +278,7 @@ class SubprocessAdapter:
         """
         if self.process is None or self.process.poll() is not None:
             code = self.process.returncode if self.process else None
-            raise AdapterFailure("crash", f"the adapter is not running (exit code {code})")
+            raise AdapterFailure("crash", f"the adapter exited (exit code {code}) before this request")
         data = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
         self._outbox.put(data)
         return len(data)
@@ -292,8 +294,9 @@ class SubprocessAdapter:
             raise AdapterFailure("timeout", f"no reply within {wait:g} s") from None
         if item is _EOF:
             try:
-                # The output is closed; give an exiting process a moment to report its status.
-                self.process.wait(timeout=min(wait, 0.5))
+                # The output is closed; give an exiting process time to report its status (a
+                # loaded machine may take a while to reap it).
+                self.process.wait(timeout=min(wait, EXIT_STATUS_WAIT))
             except subprocess.TimeoutExpired:
                 pass
             code = self.process.returncode
