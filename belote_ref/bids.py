@@ -118,8 +118,8 @@ class Call:
 class BidTable:
     """A ruleset's auction, compiled once (see :func:`bid_table`).
 
-    - ``values``: the bid values in points, ascending; ``capot_level`` and ``generale_level``
-      (``None`` without ``auction.generale``) are the levels of the capot and générale bids;
+    - ``values``: the bid values in points, ascending; ``capot_level`` is the level of the capot
+      bid (the générale, with ``auction.generale``, is the level above it);
     - ``trumps``: the trumps a bid may name, in the order S H D C SA TA;
     - ``tokens``: every bid token, ascending by level then trump, and ``start[level]`` the index
       of the first token of ``level`` in it;
@@ -136,7 +136,6 @@ class BidTable:
     values: tuple[int, ...]
     trumps: tuple[Trump, ...]
     capot_level: int
-    generale_level: int | None
     tokens: tuple[str, ...]
     start: tuple[int, ...]
     calls: Mapping[str, Call]
@@ -173,10 +172,10 @@ def bid_table(rules: Ruleset) -> BidTable:
     if rules["auction.coinche_out_of_turn"]:
         for seat in SEATS:
             calls[f"coinche:{seat.name}"] = Call(f"coinche:{seat.name}", "coinche", seat=seat)
-    return BidTable(values, trumps, len(values), len(values) + 1 if rules["auction.generale"] else None,
-                    tuple(tokens), tuple(start), calls, bool(rules["auction.coinche_out_of_turn"]),
-                    bool(rules["auction.coinche_freezes"]), bool(rules["auction.capot_can_be_doubled"]),
-                    int(rules["auction.surcoinche_multiplier"]), rules["bidding.all_pass"] == "redeal_same_dealer",
+    return BidTable(values, trumps, len(values), tuple(tokens), tuple(start), calls,
+                    bool(rules["auction.coinche_out_of_turn"]), bool(rules["auction.coinche_freezes"]),
+                    bool(rules["auction.capot_can_be_doubled"]), int(rules["auction.surcoinche_multiplier"]),
+                    rules["bidding.all_pass"] == "redeal_same_dealer",
                     {(level, double): above[level] + suffix for level in range(len(above))
                      for double, suffix in enumerate(((), ("coinche",), ("surcoinche",)))})
 
