@@ -115,7 +115,8 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
                 continue
             marker = "*" if pid in ruleset.overrides else " "
             label = parameter.label_of(ruleset[pid], args.lang)
-            print(f" {marker} {pid} = {_format_value(ruleset[pid])}" + (f"  · {label}" if label else ""))
+            idle = "" if registry.applies(pid, ruleset.params) else phrase(args.lang, "cli_not_in_play")
+            print(f" {marker} {pid} = {_format_value(ruleset[pid])}" + (f"  · {label}" if label else "") + idle)
     return EXIT_OK
 
 

@@ -14,12 +14,15 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from belote_ref.errors import InternalError, RulesetError
+from belote_ref.errors import Diagnostic, InternalError, RulesetError
+from belote_ref.predicates import condition_holds
 from belote_ref.registry_data import CLOSED_TYPES, registry_data
 from belote_ref.resources import data_dir
 
 if TYPE_CHECKING:
     import jsonschema
+
+    from belote_ref.located import Located
 
 __all__ = [
     "RANK_TOKENS",
@@ -50,6 +53,9 @@ class Parameter:
     since_protocol: int = 1
     minimum: int | None = None
     maximum: int | None = None
+    #: When the parameter is part of the game (a predicate, see :mod:`belote_ref.predicates`);
+    #: empty: always. Read it through :meth:`Registry.applies`, which also asks the parameters it names.
+    applies_when: Mapping[str, Any] = field(default_factory=dict)
     # Reader-facing wording (``title``, and per value ``label`` and ``explain``), each a map
     # language -> text; empty when the registry gives none (the registry tests require them).
     title: Mapping[str, str] = field(default_factory=dict)
@@ -143,6 +149,31 @@ class Registry:
 
     def __contains__(self, parameter_id: object) -> bool:
         return parameter_id in self.parameters
+
+    def applies(self, parameter_id: str, params: Mapping[str, Any]) -> bool:
+        """Whether the parameter is part of the game under the values ``params``: its
+        ``applies_when`` holds and so does that of every parameter it names (the litige's pot
+        matters only when a tie is a litige, and the tie only in the classic auction).
+
+        >>> registry = load_registry()
+        >>> registry.applies("auction.min_bid", {**registry.defaults(), "bidding.auction": "turned_card"})
+        False
+        """
+        return self.unmet(parameter_id, params) is None
+
+    def unmet(self, parameter_id: str, params: Mapping[str, Any]) -> tuple[str, Any] | None:
+        """Why the parameter is not part of the game under ``params``: the first entry
+        ``(parameter, condition)`` of its ``applies_when``, or of a parameter it names, that does
+        not hold; None when it applies (see :meth:`applies`)."""
+        parameter = self.parameters[parameter_id]
+        for named, wanted in parameter.applies_when.items():
+            if not condition_holds(wanted, params.get(named)):
+                return named, wanted
+        for named in parameter.applies_when:
+            found = self.unmet(named, params)
+            if found is not None:
+                return found
+        return None
 
     def defaults(self) -> dict[str, Any]:
         """The default value of every parameter."""
@@ -314,6 +345,7 @@ def _parameter_of(raw: Mapping[str, Any]) -> Parameter:
         since_protocol=raw.get("since_protocol", 1),
         minimum=raw.get("minimum"),
         maximum=raw.get("maximum"),
+        applies_when=dict(raw.get("applies_when") or {}),
         title=dict(raw.get("title") or {}),
         labels=tuple(dict(entry.get("label") or {}) for entry in raw["values"]),
         explains=tuple(dict(entry.get("explain") or {}) for entry in raw["values"]),
@@ -361,6 +393,41 @@ def checked_registry_data(path: Path) -> Any:
             diagnostics.append(
                 located.diagnostic((*where, "default"), f"default {parameter.default!r} is not an allowed value")
             )
+    diagnostics += _applies_when_problems(located, data["parameters"])
     if diagnostics:
         raise RulesetError(diagnostics)
     return data
+
+
+def _applies_when_problems(located: Located, raws: list[Mapping[str, Any]]) -> list[Diagnostic]:
+    """What is wrong with the ``applies_when`` of the parameters: an unknown parameter, a value
+    it does not allow, ``includes`` of a value that no documented list holds, or a cycle."""
+    parameters = {raw["id"]: _parameter_of(raw) for raw in raws}
+    problems = []
+    for index, raw in enumerate(raws):
+        for named, wanted in (raw.get("applies_when") or {}).items():
+            where = ("parameters", index, "applies_when", named)
+            other = parameters.get(named)
+            if other is None:
+                problems.append(located.diagnostic(where, f"applies_when names an unknown parameter {named!r}"))
+            elif isinstance(wanted, dict) and "includes" in wanted:
+                if not any(isinstance(v, list) and wanted["includes"] in v for v in other.values):
+                    problems.append(located.diagnostic(
+                        where, f"no documented value of {named} includes {wanted['includes']!r}"))
+            else:
+                for option in wanted["one_of"] if isinstance(wanted, dict) else [wanted]:
+                    if not other.allows(option):
+                        problems.append(located.diagnostic(where, f"{option!r} is not a value of {named}"))
+
+    def reaches(start: str, target: str, seen: set[str]) -> bool:
+        for named in parameters[start].applies_when:
+            if named == target or (named in parameters and named not in seen
+                                   and reaches(named, target, seen | {named})):
+                return True
+        return False
+
+    for index, raw in enumerate(raws):
+        if reaches(raw["id"], raw["id"], set()):
+            problems.append(located.diagnostic(("parameters", index, "applies_when"),
+                                               f"applies_when of {raw['id']} comes back to itself"))
+    return problems

@@ -731,3 +731,17 @@ def test_the_comparison_reads_on_a_390_px_phone(site: Path, served: str, browser
     assert -1 <= box["left"] <= 20 and box["width"] > 60, f"the parameter column does not stay in view: {box}"
     assert box["page"] <= 400, f"the page itself is wider than the phone: {box}"
     browser.screenshot(_artifacts() / "site-5-compare-390-fr.png")
+
+
+def test_a_ruleset_page_sets_apart_the_rules_not_in_play(site: Path) -> None:
+    # Classic belote has no auction of bids: its page lists those rules apart, under the condition
+    # that brings them in, and not among its rules; the coinche page does the reverse for the litige.
+    page = (site / "fr" / "rulesets" / "classic" / "index.html").read_text(encoding="utf-8")
+    rules, idle = page.split('id="les-regles-qui-ne-sappliquent-pas-ici"')
+    assert "L&rsquo;annonce la plus basse" in idle or "L'annonce la plus basse" in idle
+    assert "Annonces chiffrées (contrée, coinche)" in idle and "Quand on joue le sans-atout" in idle
+    assert "auction.min_bid" not in rules and "Le litige" not in idle
+    coinche = (site / "en" / "rulesets" / "ffb-coinche-2015" / "index.html").read_text(encoding="utf-8")
+    rules, idle = coinche.split('id="rules-not-in-play-here"')
+    assert "Who receives the litige" in idle and "scoring.litige.pot_to" in idle
+    assert "scoring.bid.formula" in rules and "scoring.litige.pot_to" not in rules

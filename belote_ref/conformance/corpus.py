@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from belote_ref.errors import Diagnostic
 from belote_ref.jsonlines import same_json
 from belote_ref.located import Located
+from belote_ref.predicates import predicate_holds
 from belote_ref.resources import data_dir
 from belote_ref.rules import Ruleset
 
@@ -116,22 +117,6 @@ class Fixture:
             if predicate_holds(branch.get("when") or {}, params):
                 return branch["result"]  # type: ignore[no-any-return]
         return None
-
-
-def predicate_holds(predicate: Mapping[str, Any], params: Mapping[str, Any]) -> bool:
-    """Whether every ``parameter: value`` (or ``parameter: {one_of: [...]}``) entry holds."""
-    for parameter_id, wanted in predicate.items():
-        value = params.get(parameter_id)
-        if isinstance(wanted, dict) and "one_of" in wanted:
-            if not any(_same(value, option) for option in wanted["one_of"]):
-                return False
-        elif not _same(value, wanted):
-            return False
-    return True
-
-
-def _same(a: Any, b: Any) -> bool:
-    return (type(a) is type(b) and a == b) or (isinstance(a, list) and isinstance(b, list) and a == b)
 
 
 @cache

@@ -32,6 +32,7 @@ from typing import Any
 
 from belote_ref.conformance.corpus import canonical_result
 from belote_ref.errors import BeloteRefError
+from belote_ref.predicates import same_value
 from belote_ref.registry import load_registry
 from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
 
@@ -80,14 +81,10 @@ def _answer_or_error(kind: str, given: Mapping[str, Any], rules: Ruleset) -> Any
         return ("error", error.code)
 
 
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
-
-
 def parameter_variants(rules: Ruleset, parameter_id: str) -> Iterator[Ruleset]:
     """``rules`` with ``parameter_id`` at each other value the registry documents, where allowed."""
     for value in load_registry()[parameter_id].values:
-        if not _same(value, rules.params[parameter_id]):
+        if not same_value(value, rules.params[parameter_id]):
             variant = compile_ruleset({**rules.params, parameter_id: value}, rules.id)
             if variant is not None:
                 yield variant
@@ -162,7 +159,7 @@ def simpler_rulesets(rules: Ruleset) -> Iterator[Ruleset]:
     """``rules`` with one parameter set back to classic's value, for each that differs."""
     classic = find_ruleset("classic")
     for parameter_id, value in classic.params.items():
-        if not _same(rules.params[parameter_id], value):
+        if not same_value(rules.params[parameter_id], value):
             simpler = compile_ruleset({**rules.params, parameter_id: value})
             if simpler is not None:
                 yield simpler
@@ -194,7 +191,7 @@ def shrink(kind: str, start: Candidate, still_disagrees: Callable[[Sequence[Cand
 def departures_from_classic(rules: Ruleset) -> dict[str, Any]:
     """The parameters whose value in ``rules`` is not classic's."""
     classic = find_ruleset("classic")
-    return {pid: value for pid, value in rules.params.items() if not _same(value, classic.params[pid])}
+    return {pid: value for pid, value in rules.params.items() if not same_value(value, classic.params[pid])}
 
 
 def differing_fields(differences: Sequence[str]) -> list[str]:
@@ -220,7 +217,7 @@ def _pinned(kind: str, given: Mapping[str, Any], rules: Ruleset, dependencies: S
     pins = {pid: rules.params[pid] for pid in dependencies}
     for ruleset_id in shipped_rulesets():
         shipped = find_ruleset(ruleset_id)
-        if all(_same(shipped.params[pid], value) for pid, value in pins.items()) and \
+        if all(same_value(shipped.params[pid], value) for pid, value in pins.items()) and \
                 _answer_or_error(kind, given, shipped) != expected:
             registry = load_registry()
             return {pid: value for pid, value in rules.params.items() if registry[pid].outcome}

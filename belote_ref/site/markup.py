@@ -14,7 +14,7 @@ from belote_ref.registry import Parameter, load_registry
 from belote_ref.rules import Ruleset
 from belote_ref.site.cardhtml import card_html, rank_text
 from belote_ref.site.data import SiteData
-from belote_ref.site.wording import t
+from belote_ref.site.wording import phrases, t
 
 
 def md(text: Any) -> str:
@@ -72,6 +72,17 @@ def label_md(value: Any, parameter: Parameter | None, lang: str) -> str:
     return f'<span class="bt-label-value"{tip}>{md(label)}</span> <small>{value_md(value, parameter, lang)}</small>'
 
 
+def condition_md(parameter_id: str, wanted: Any, lang: str) -> str:
+    """One entry of a parameter's ``applies_when`` in words: "When “Kind of auction” is Bids",
+    or the locale's phrase for a list that holds a value ("When sans-atout is played")."""
+    if isinstance(wanted, dict) and "includes" in wanted:
+        return md(phrases(lang)["applies_includes"][f"{parameter_id}.{wanted['includes']}"])
+    parameter = load_registry()[parameter_id]
+    options = wanted["one_of"] if isinstance(wanted, dict) else [wanted]
+    labels = t(lang, "or").join(f"*{md(label_of(option, parameter, lang))}*" for option in options)
+    return t(lang, "applies_if_value", title=md(title_of(parameter_id, lang)), labels=labels)
+
+
 def ruleset_title(ruleset: Ruleset, lang: str) -> str:
     return ruleset.title.get(lang) or ruleset.title.get("en") or ruleset.id
 
@@ -116,10 +127,6 @@ def format_value(value: Any, parameter: Parameter | None = None, lang: str = "en
 
 def value_md(value: Any, parameter: Parameter | None, lang: str) -> str:
     return code(format_value(value, parameter, lang))
-
-
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
 
 
 def _source_links(path: str, lang: str, sources: Iterable[str], data: SiteData) -> str:

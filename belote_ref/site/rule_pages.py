@@ -7,15 +7,16 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+from belote_ref.predicates import same_value
 from belote_ref.registry import Parameter
 from belote_ref.rules import Ruleset
 from belote_ref.site.cardhtml import card_html
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import (
     _lang_switch,
-    _same,
     _source_links,
     code,
+    condition_md,
     label_md,
     label_of,
     md,
@@ -153,9 +154,9 @@ def _faq_answer(data: SiteData, lang: str, path: str, parameter: Parameter) -> l
     lines = [f"{md(ruleset_title(classic, lang))}{t(lang, 'colon')}**{label}**. {md(explain)}"]
     others = []
     for other in parameter.values:
-        if _same(other, value):
+        if same_value(other, value):
             continue
-        chosen = [r for r in data.rulesets if _same(r[parameter.id], other)]
+        chosen = [r for r in data.rulesets if same_value(r[parameter.id], other)]
         if chosen:
             names = ", ".join(_ruleset_title_link(r, lang, path) for r in chosen)
             others.append(f"**{md(label_of(other, parameter, lang))}** ({names})")
@@ -210,18 +211,21 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
         meta += f" · *{md(t(lang, 'documentary'))}*"
     prose = parameter.en if lang == "en" else parameter.fr
     out = [f"{level} {md(title_of(pid, lang))} {{#{pid}}}", "", meta, "", prose_md(prose), ""]
+    if parameter.applies_when:
+        conditions = "; ".join(condition_md(named, wanted, lang) for named, wanted in parameter.applies_when.items())
+        out += [f"**{lbl(lang, 'in_play_only')}**{conditions}.", ""]
     out += [f"| {t(lang, 'value')} | {t(lang, 'meaning')} | {t(lang, 'sources_col')} | {t(lang, 'rulesets_col')} |",
             "|---|---|---|---|"]
     values = list(zip(parameter.values, parameter.sources, strict=True))
     for ruleset in data.rulesets:
-        if not any(_same(ruleset[pid], v) for v, _ in values):
+        if not any(same_value(ruleset[pid], v) for v, _ in values):
             values.append((ruleset[pid], ()))
     for value, sources in values:
-        chosen = [r for r in data.rulesets if _same(r[pid], value)]
+        chosen = [r for r in data.rulesets if same_value(r[pid], value)]
         rulesets = ", ".join(ruleset_id_link(r, lang, path) for r in chosen) or "—"
         label = parameter.label_of(value, lang)
         shown = (f"**{md(label)}**<br>" if label else "") + value_md(value, parameter, lang)
-        if _same(value, parameter.default):
+        if same_value(value, parameter.default):
             shown += f" ({t(lang, 'default')})"
         explain = md(parameter.explain_of(value, lang) or "")
         out.append(f"| {shown} | {explain} | {_source_links(path, lang, sources, data)} | {rulesets} |")

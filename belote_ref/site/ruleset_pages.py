@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from belote_ref.conformance.corpus import Fixture
-from belote_ref.registry import Parameter
+from belote_ref.predicates import same_value
+from belote_ref.registry import Parameter, load_registry
 from belote_ref.rules import Ruleset
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import (
     _lang_switch,
-    _same,
     _source_links,
     code,
+    condition_md,
     in_repository,
     label_md,
     label_of,
@@ -78,9 +80,13 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     out += departures_md(data, lang, path, ruleset)
     out += [f"## {t(lang, 'the_rules')}", ""]
     changed = set(data.changes(ruleset))
+    registry = load_registry()
     for slug, _ in data.topics:
+        in_play = [p for p in data.parameters_of(slug) if registry.applies(p.id, ruleset.params)]
+        if not in_play:
+            continue
         out += [f"### {md(topic_title(slug, lang))}", ""]
-        for parameter in data.parameters_of(slug):
+        for parameter in in_play:
             pid = parameter.id
             value = label_md(ruleset[pid], parameter, lang)
             if pid in changed:
@@ -91,8 +97,31 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
             link = f"[{md(title_of(pid, lang))}]({rel(path, param_page(data, lang, pid))})"
             out.append(f"- **{link}**{t(lang, 'colon')}{value}. {prose_md(prose)}")
         out.append("")
+    out += not_in_play_md(data, lang, path, ruleset)
     out += ruleset_fixtures(data, lang, path, ruleset)
     return "\n".join(out) + "\n"
+
+
+def not_in_play_md(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> list[str]:
+    """The rules that change nothing in a game of ``ruleset`` (their ``applies_when`` does not
+    hold: the auction of bids in classic belote), grouped by the condition that brings them in."""
+    registry = load_registry()
+    groups: dict[str, tuple[str, list[str]]] = {}
+    for slug, _ in data.topics:
+        for parameter in data.parameters_of(slug):
+            unmet = registry.unmet(parameter.id, ruleset.params)
+            if unmet is None:
+                continue
+            key = json.dumps(unmet, sort_keys=True)
+            _, links = groups.setdefault(key, (condition_md(*unmet, lang), []))
+            page = rel(path, param_page(data, lang, parameter.id))
+            links.append(f"[{md(title_of(parameter.id, lang))}]({page})")
+    if not groups:
+        return []
+    intro = t(lang, "not_in_play_text", ruleset=md(ruleset_title(ruleset, lang)))
+    out = [f"## {t(lang, 'not_in_play')}", "", intro, ""]
+    out += [f"- **{condition}**{t(lang, 'colon')}{', '.join(links)}." for condition, links in groups.values()]
+    return [*out, ""]
 
 
 def departures_md(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> list[str]:
@@ -105,7 +134,7 @@ def departures_md(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> lis
     silent: list[Any] = []
     for pid, parameter in data.registry.parameters.items():
         cited = parameter.sources_of(ruleset[pid])
-        if reference in cited:
+        if reference in cited or not data.registry.applies(pid, ruleset.params):
             continue
         said = [
             value for value, sources in zip(parameter.values, parameter.sources, strict=True) if reference in sources
@@ -180,7 +209,7 @@ def _compare_table(data: SiteData, lang: str, path: str, parameters: Sequence[Pa
             explain = parameter.explain_of(ruleset[pid], lang)
             if explain:
                 value = f'<span title="{html.escape(explain)}">{value}</span>'
-            if not _same(ruleset[pid], data.classic[pid]):
+            if not same_value(ruleset[pid], data.classic[pid]):
                 cells.append(f'<span class="bt-changed">{value}</span>')
             else:
                 cells.append(f'<span class="bt-same">{value}</span>')
@@ -196,7 +225,7 @@ def compare_page(data: SiteData, lang: str) -> str:
     out = ["---", "hide: [navigation, toc]", "---", "", f"# {t(lang, 'compare')}", "", _lang_switch(path, lang),
            t(lang, "compare_intro"), ""]
     differing = [p for p in data.registry.parameters.values()
-                 if any(not _same(r[p.id], data.classic[p.id]) for r in data.rulesets)]
+                 if any(not same_value(r[p.id], data.classic[p.id]) for r in data.rulesets)]
     out += [f"## {t(lang, 'differ_title')}", "", t(lang, "differ_text"), ""]
     out += _compare_table(data, lang, path, differing)
     out += [f"## {t(lang, 'all_title')}", ""]

@@ -4,9 +4,10 @@ sheet (``docs/stylesheets/extra.css``, ``@media print``) fits it on one A4 page.
 
 from __future__ import annotations
 
+from belote_ref.predicates import same_value
 from belote_ref.rules import Ruleset
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import _same, label_of, md, rel, ruleset_title, search_boost
+from belote_ref.site.markup import label_of, md, rel, ruleset_title, search_boost
 from belote_ref.site.wording import t, topic_title
 
 __all__ = ["sheet_md", "sheet_page"]
@@ -31,7 +32,7 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
         out += [f"### {md(topic_title(slug, lang))}", "", '<dl class="bt-sheet-list">']
         for parameter in parameters:
             value = ruleset[parameter.id]
-            changed = "" if _same(value, data.classic[parameter.id]) else ' class="bt-changed"'
+            changed = "" if same_value(value, data.classic[parameter.id]) else ' class="bt-changed"'
             out.append(
                 f"<dt>{md(parameter.title_in(lang))}</dt><dd{changed}>{md(label_of(value, parameter, lang))}</dd>"
             )
