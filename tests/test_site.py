@@ -745,3 +745,11 @@ def test_a_ruleset_page_sets_apart_the_rules_not_in_play(site: Path) -> None:
     rules, idle = coinche.split('id="rules-not-in-play-here"')
     assert "Who receives the litige" in idle and "scoring.litige.pot_to" in idle
     assert "scoring.bid.formula" in rules and "scoring.litige.pot_to" not in rules
+
+
+def test_a_printed_rule_sheet_holds_only_the_rules_in_play(site: Path) -> None:
+    classic = (site / "fr" / "sheets" / "classic" / "index.html").read_text(encoding="utf-8")
+    coinche = (site / "fr" / "sheets" / "ffb-coinche-2015" / "index.html").read_text(encoding="utf-8")
+    for text in ("annonce la plus basse", "Le multiplicateur de la surcoinche"):
+        assert text not in classic and text in coinche, text
+    assert "Qui reçoit le litige" in classic and "Qui reçoit le litige" not in coinche

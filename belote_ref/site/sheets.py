@@ -1,5 +1,5 @@
-"""A printable one-page rule sheet per ruleset, in each language: every rule in plain words (the
-registry's labels), topic by topic, the values that differ from classic marked; the print style
+"""A printable one-page rule sheet per ruleset, in each language: every rule in play in it, in
+plain words (the registry's labels), topic by topic, the values that differ from classic marked; the print style
 sheet (``docs/stylesheets/extra.css``, ``@media print``) fits it on one A4 page."""
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
             f'<span class="bt-print-hint">{md(t(lang, "sheet_print"))}</span>'), "{: .bt-sheet-meta }", "",
            '<div class="bt-sheet" markdown>', ""]
     for slug, _ in data.topics:
-        parameters = [p for p in data.parameters_of(slug) if p.outcome]
+        parameters = [p for p in data.parameters_of(slug)
+                      if p.outcome and data.registry.applies(p.id, ruleset.params)]
         if not parameters:
             continue
         out += [f"### {md(topic_title(slug, lang))}", "", '<dl class="bt-sheet-list">']
