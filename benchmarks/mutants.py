@@ -53,6 +53,13 @@ plain winner (`ws < 9`, `ws <= 8`), where every rung gives the same cards: equiv
 the readable ladder of `explain_illegal` (the rule and the words a refusal names, not part of a
 result). 2 are in the deck check of `dealing.py`, which the protocol's deal kind never reaches with
 a bad deck (a malformed `given` is an error of the runner's, not a case).
+
+Measured on 2026-12-02 for the bidding family's modules (`--modules bid_scoring.py,bids.py,bid_deal.py
+--limit 60 --seed 23 --every-branch --fuzz 500`, 767 s with two other jobs beside it): the corpus
+killed 41 of 60 (68%), every branch 6 more (a carré of sevens that voids a deal, auction.bid_target
+plus_two, the générale, and a takers' point on a chute that the shipped rulesets' rounding hides),
+the fuzzer none. None of the 13 left is a gap: 5 change score-sheet notes or rule names (not part of
+a result), 7 the wording or the checks of a refused call, 1 a broken-invariant check.
 """
 
 from __future__ import annotations
