@@ -753,3 +753,11 @@ def test_a_printed_rule_sheet_holds_only_the_rules_in_play(site: Path) -> None:
     for text in ("annonce la plus basse", "Le multiplicateur de la surcoinche"):
         assert text not in classic and text in coinche, text
     assert "Qui reçoit le litige" in classic and "Qui reçoit le litige" not in coinche
+
+
+def test_french_pages_give_the_sources_french_titles(site: Path) -> None:
+    page = (site / "fr" / "sources" / "index.html").read_text(encoding="utf-8")
+    assert "Page de départ 001 : une page de règles générale" in page
+    assert "Seed page 001" not in page
+    english = (site / "en" / "sources" / "index.html").read_text(encoding="utf-8")
+    assert "Seed page 001: generic rules page" in english

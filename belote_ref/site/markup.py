@@ -6,7 +6,7 @@ import html
 import json
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from belote_ref.conformance.corpus import Fixture
@@ -129,12 +129,17 @@ def value_md(value: Any, parameter: Parameter | None, lang: str) -> str:
     return code(format_value(value, parameter, lang))
 
 
+def source_title(info: Mapping[str, str], lang: str) -> str:
+    """A cited source's title in ``lang``: its ``title_<lang>`` where the registry gives one."""
+    return str(info.get(f"title_{lang}") or info.get("title") or "")
+
+
 def _source_links(path: str, lang: str, sources: Iterable[str], data: SiteData) -> str:
     links = []
     for source in sources:
         info = data.registry.sources.get(source)
         if info is not None:
-            title = html.escape(str(info.get("title") or source), quote=True)
+            title = html.escape(source_title(info, lang) or source, quote=True)
             link = f'[{md(source)}]({rel(path, f"{lang}/sources.md#{source}")} "{title}")'
             if info.get("url"):
                 link += f' <a class="bt-ext" href="{html.escape(info["url"])}" title="{title}">↗</a>'

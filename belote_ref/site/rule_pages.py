@@ -26,6 +26,7 @@ from belote_ref.site.markup import (
     ruleset_id_link,
     ruleset_title,
     search_boost,
+    source_title,
     title_of,
     value_md,
 )
@@ -252,10 +253,12 @@ def sources_page(data: SiteData, lang: str) -> str:
             for source in sources:
                 cited.setdefault(source, []).append((parameter.id, value))
     for source_id, info in data.registry.sources.items():
+        # A title left in its own language is a name, not prose to translate.
+        kept = "" if info.get(f"title_{lang}") else ' class="bt-name" translate="no"'
         out += [
             f"## {md(source_id)} {{#{source_id}}}",
             "",
-            f'<p class="bt-name" translate="no"><b>{html.escape(str(info.get("title", source_id)))}</b></p>',
+            f"<p{kept}><b>{html.escape(source_title(info, lang) or source_id)}</b></p>",
             "",
         ]
         if info.get("url"):
