@@ -22,17 +22,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from belote_ref.predicates import same_value
 from belote_ref.registry import Registry, load_registry
 from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
 
-__all__ = ["ANY", "Claims", "check_claims", "departures", "same_value"]
+__all__ = ["ANY", "Claims", "check_claims", "departures"]
 
 ANY = "*"
-
-
-def same_value(a: Any, b: Any) -> bool:
-    """Equality that tells ``true`` from ``1``, as JSON does."""
-    return type(a) is type(b) and a == b
 
 
 def _format(value: Any) -> str:
@@ -187,7 +183,8 @@ def departures(claims: Claims, registry: Registry | None = None) -> dict[str, di
     """For each shipped ruleset, the parameters whose value there the adapter does not claim,
     mapped to what it claims instead. An empty mapping: the adapter can play that ruleset.
 
-    Only outcome parameters count; documentary ones never change a result.
+    Only the outcome parameters in play in the ruleset count (:meth:`Registry.applies`):
+    documentary ones never change a result, nor do the auction of bids in a classic game.
     """
     registry = registry or load_registry()
     result: dict[str, dict[str, Any]] = {}
@@ -195,7 +192,8 @@ def departures(claims: Claims, registry: Registry | None = None) -> dict[str, di
         ruleset = find_ruleset(ruleset_id)
         differing = {}
         for parameter_id, parameter in registry.parameters.items():
-            if parameter.outcome and not claims.claims_value(parameter_id, ruleset.params[parameter_id]):
+            if (parameter.outcome and registry.applies(parameter_id, ruleset.params)
+                    and not claims.claims_value(parameter_id, ruleset.params[parameter_id])):
                 differing[parameter_id] = claims.values_of(parameter_id)
         result[ruleset_id] = differing
     return result
