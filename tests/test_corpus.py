@@ -47,3 +47,12 @@ def test_reference_engine_passes(fixture: Fixture) -> None:
         got = run_case(ruleset, fixture.kind, fixture.given)
         failures.extend(f"branch {index} ({branch.get('when')}): {d}" for d in compare_results(fixture.kind, branch["result"], got))
     assert failures == []
+
+
+def test_every_hand_fixture_has_its_own_french_title() -> None:
+    # The French pages title each worked example by its title_fr; without one a title is made
+    # from the kind and the rules, and neighbours read alike.
+    hand = [f for f in FIXTURES if f.data["provenance"] == "hand"]
+    assert [f.id for f in hand if not f.data.get("title_fr")] == []
+    titles = [f.data["title_fr"] for f in hand]
+    assert sorted(t for t in set(titles) if titles.count(t) > 1) == []
