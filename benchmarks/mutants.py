@@ -60,6 +60,15 @@ killed 41 of 60 (68%), every branch 6 more (a carré of sevens that voids a deal
 plus_two, the générale, and a takers' point on a chute that the shipped rulesets' rounding hides),
 the fuzzer none. None of the 13 left is a gap: 5 change score-sheet notes or rule names (not part of
 a result), 7 the wording or the checks of a refused call, 1 a broken-invariant check.
+
+Measured on 2026-12-02 for scoring, announcements and the match (`--modules
+scoring.py,announcements.py,match.py --limit 60 --seed 31 --every-branch --fuzz 500`, 885 s with two
+other jobs beside it): the corpus killed 43 of 60 (72%), every branch 9 more, the fuzzer none. Of the 8
+left, 2 were gaps, closed by hand fixtures (a tierce declared as a quarte, a run of ranks in two suits
+declared as a tierce: score.announcements.tierce-declared-as-a-quarte and .tierce-of-two-suits);
+the others are score-sheet notes (3), a conversion to CardSet and a lookup's None check that change
+nothing, and game.count_passed_deals, which protocol 1 cannot show. The fuzzer sends only valid
+situations, so a mistake in checking a malformed declaration is the corpus's to find.
 """
 
 from __future__ import annotations
