@@ -647,7 +647,7 @@ def test_each_value_lists_its_sources_with_title_and_link(site: Path) -> None:
     assert re.search(r'<a href="\.\./\.\./sources/#FFB-B16" title="FFB, R[^"]+">FFB-B16</a>', page)
     assert 'href="https://www.ffbelote.org/' in page
     sources = (site / "fr" / "sources" / "index.html").read_text(encoding="utf-8")
-    assert "Seed page 000" in sources and ".txt" not in sources
+    assert "Page de départ 000" in sources and ".txt" not in sources
 
 
 def test_search_ranks_rule_pages_above_worked_examples(site: Path) -> None:
@@ -738,11 +738,13 @@ def test_a_ruleset_page_sets_apart_the_rules_not_in_play(site: Path) -> None:
     # that brings them in, and not among its rules; the coinche page does the reverse for the litige.
     page = (site / "fr" / "rulesets" / "classic" / "index.html").read_text(encoding="utf-8")
     rules, idle = page.split('id="les-regles-qui-ne-sappliquent-pas-ici"')
+    idle = idle.split("<h2")[0]  # the section only, not the examples after it
     assert "L&rsquo;annonce la plus basse" in idle or "L'annonce la plus basse" in idle
     assert "Annonces chiffrées (contrée, coinche)" in idle and "Quand on joue le sans-atout" in idle
     assert "auction.min_bid" not in rules and "Le litige" not in idle
     coinche = (site / "en" / "rulesets" / "ffb-coinche-2015" / "index.html").read_text(encoding="utf-8")
     rules, idle = coinche.split('id="rules-not-in-play-here"')
+    idle = idle.split("<h2")[0]
     assert "Who receives the litige" in idle and "scoring.litige.pot_to" in idle
     assert "scoring.bid.formula" in rules and "scoring.litige.pot_to" not in rules
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.predicates import same_value
-from belote_ref.registry import Parameter, load_registry
+from belote_ref.registry import Parameter
 from belote_ref.rules import Ruleset
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import (
@@ -80,9 +80,8 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     out += departures_md(data, lang, path, ruleset)
     out += [f"## {t(lang, 'the_rules')}", ""]
     changed = set(data.changes(ruleset))
-    registry = load_registry()
     for slug, _ in data.topics:
-        in_play = [p for p in data.parameters_of(slug) if registry.applies(p.id, ruleset.params)]
+        in_play = [p for p in data.parameters_of(slug) if data.registry.applies(p.id, ruleset.params)]
         if not in_play:
             continue
         out += [f"### {md(topic_title(slug, lang))}", ""]
@@ -105,11 +104,10 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
 def not_in_play_md(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> list[str]:
     """The rules that change nothing in a game of ``ruleset`` (their ``applies_when`` does not
     hold: the auction of bids in classic belote), grouped by the condition that brings them in."""
-    registry = load_registry()
     groups: dict[str, tuple[str, list[str]]] = {}
     for slug, _ in data.topics:
         for parameter in data.parameters_of(slug):
-            unmet = registry.unmet(parameter.id, ruleset.params)
+            unmet = data.registry.unmet(parameter.id, ruleset.params)
             if unmet is None:
                 continue
             key = json.dumps(unmet, sort_keys=True)
