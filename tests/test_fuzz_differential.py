@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from belote_ref.cli import main
 from belote_ref.conformance.fuzz import FuzzOptions, FuzzOutcome, fuzz
-from belote_ref.conformance.fuzz_generate import GENERATORS, situation_rng
+from belote_ref.conformance.fuzz_generate import GENERATORS, LEGAL_GENERATORS, situation_rng
 from belote_ref.conformance.fuzz_report import report_lines, write_findings
 from belote_ref.conformance.fuzz_shrink import (
     Candidate,
@@ -49,7 +49,8 @@ def total_cards(given: dict[str, Any]) -> int:
 @pytest.fixture(scope="module")
 def outcomes() -> dict[str, FuzzOutcome]:
     return {mode: fuzz(FuzzOptions(impl=mistake(mode), budget=BUDGET, seed=SEED))
-            for mode in ("eight-as-seven", "discard-wins", "led-beats-trump", "belote-not-counted")}
+            for mode in ("eight-as-seven", "discard-wins", "led-beats-trump", "belote-not-counted",
+                         "named-kind-trusted")}
 
 
 @pytest.mark.parametrize("mode", ["eight-as-seven", "discard-wins", "led-beats-trump"])
@@ -102,7 +103,21 @@ def test_belote_not_counted_is_found_and_pinned_to_the_claimed_value(outcomes: d
                if finding.fixture["kind"] == "score")
 
 
-@pytest.mark.parametrize("mode", ["eight-as-seven", "discard-wins", "led-beats-trump", "belote-not-counted"])
+def test_a_declaration_misnamed_is_found_by_damaging_valid_situations(outcomes: dict[str, FuzzOutcome]) -> None:
+    # Random deals declare only what the hands hold: only a damaged situation (fuzz_generate.damage)
+    # names three cards in sequence a quarte, which the engine must refuse and this adapter scores.
+    outcome = outcomes["named-kind-trusted"]
+    assert not outcome.ok and outcome.findings
+    lengths = {"tierce": 3, "quarte": 4, "quinte": 5}
+    for finding in outcome.findings:
+        assert finding.disagreement.kind in ("score", "replay", "play", "match")
+        assert finding.disagreement.expected["rejected"]["code"] == "bad_announcement"
+        declared = finding.fixture["given"]["announcements"]
+        assert any(d["kind"] in lengths and len(d["cards"]) != lengths[d["kind"]] for d in declared), declared
+
+
+@pytest.mark.parametrize("mode", ["eight-as-seven", "discard-wins", "led-beats-trump", "belote-not-counted",
+                                  "named-kind-trusted"])
 def test_the_written_fixtures_fail_the_adapter_and_pass_the_reference(
         outcomes: dict[str, FuzzOutcome], mode: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     outcome = outcomes[mode]
@@ -240,14 +255,16 @@ def test_run_fixtures_refuses_a_missing_folder(tmp_path: Path, capsys: pytest.Ca
 def test_every_generated_situation_is_answered_by_the_reference(seed: int, index: int, kind: str,
                                                                 ruleset_id: str) -> None:
     rules = find_ruleset(ruleset_id)
+    legal = LEGAL_GENERATORS[kind](situation_rng(seed, index), rules)
+    if legal is not None and kind in ("score", "replay", "match", "play"):
+        # Whole deals are legal deals, played the short way or not: the reference never rejects one.
+        assert "rejected" not in json.dumps(reference_answer(kind, legal, rules)), legal
     situation = GENERATORS[kind](situation_rng(seed, index), rules)
     if situation is None:
         return
+    # A damaged one (fuzz_generate.damage) is still answered: refused, never an error.
     answer = reference_answer(kind, situation, rules)
     assert isinstance(answer, dict)
-    if kind in ("score", "replay", "match", "play"):
-        # Whole deals are legal deals, played the short way or not: the reference never rejects one.
-        assert "rejected" not in json.dumps(answer), answer
     # The same seed and index draw the same situation.
     assert GENERATORS[kind](situation_rng(seed, index), rules) == situation
     for simpler in simpler_givens(kind, situation):

@@ -14,7 +14,9 @@ wrong most, come up often; a ``legal_plays`` hand is sometimes all trumps. Hands
 random deals with their auction (:func:`belote_ref.simulate.random_deal`), each played under the
 situation's ruleset, so that their tricks, belote and declarations are consistent. Auctions are
 random call sequences: mostly legal calls, sometimes any call at all (an illegal one, or one after
-the auction ended). Decks for ``deal`` are random orders, with or without a taker. """
+the auction ended). Decks for ``deal`` are random orders, with or without a taker. A ``score``,
+``replay`` or ``play`` situation is sometimes damaged (:func:`damage`: a declaration misnamed or
+changed, two plays swapped), so that an engine's checks of a wrong record are tested too. """
 
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from belote_ref.play import Trick, legal_mask, trick_winner
 from belote_ref.simulate import BELOTE_PROBABILITY, random_deal, shuffle
 from belote_ref.simulate import _may_hold_combination as may_hold_combination
 
-__all__ = ["GENERATORS", "block_rng", "random_parameters", "score_given_of", "situation_rng"]
+__all__ = ["GENERATORS", "LEGAL_GENERATORS", "block_rng", "random_parameters", "score_given_of", "situation_rng"]
 
 SUITS = "SHDC"
 RANKS = "789TJQKA"
@@ -379,7 +381,62 @@ def play_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
     }
 
 
-GENERATORS: Mapping[str, Callable[[random.Random, Any], Mapping[str, Any] | None]] = {
+DAMAGE_PROBABILITY = 0.2
+"""The chance that a ``score``, ``replay`` or ``play`` situation is damaged by :func:`damage`."""
+
+SEQUENCE_KINDS = ("tierce", "quarte", "quinte")
+
+
+def damage(rng: random.Random, given: dict[str, Any]) -> dict[str, Any]:
+    """``given`` with one thing made wrong, as a careless record or a cheat would: a declaration
+    named as another kind, one of its cards changed or dropped; or two plays swapped (a card played
+    out of turn, or by a seat that did not hold it). Whatever the reference engine answers is the
+    expected result, a refusal most often; a given it rejects as malformed is not sent at all."""
+    declarations = given.get("announcements") or []
+    plays = given.get("plays")
+    tricks = given.get("tricks")
+    choices = []
+    if declarations:
+        choices += ["kind", "kind", "card", "drop"]  # a misnamed kind is the likeliest slip
+    if plays or tricks:
+        choices.append("swap")
+    if not choices:
+        return given
+    what = rng.choice(choices)
+    if what == "swap":
+        if plays:
+            first, second = rng.sample(range(len(plays)), 2)
+            plays[first], plays[second] = plays[second], plays[first]
+        elif tricks:
+            first, second = rng.sample(range(len(tricks) * 4), 2)
+            a, b = tricks[first // 4]["cards"], tricks[second // 4]["cards"]
+            a[first % 4], b[second % 4] = b[second % 4], a[first % 4]
+        return given
+    declaration = rng.choice(declarations)
+    cards = declaration["cards"]
+    if what == "kind":
+        kinds = [kind for kind in (*SEQUENCE_KINDS, "carre") if kind != declaration["kind"]]
+        declaration["kind"] = rng.choice(kinds)
+    elif what == "card":
+        cards[rng.randrange(len(cards))] = rng.choice([card for card in CARD_TOKENS if card not in cards])
+    elif len(cards) > 1:
+        del cards[rng.randrange(len(cards))]
+    return given
+
+
+def _sometimes_damaged(
+    generate: Callable[[random.Random, Any], dict[str, Any] | None],
+) -> Callable[[random.Random, Any], dict[str, Any] | None]:
+    def generate_or_damage(rng: random.Random, rules: Any) -> dict[str, Any] | None:
+        given = generate(rng, rules)
+        if given is not None and rng.random() < DAMAGE_PROBABILITY:
+            return damage(rng, given)
+        return given
+
+    return generate_or_damage
+
+
+LEGAL_GENERATORS: Mapping[str, Callable[[random.Random, Any], dict[str, Any] | None]] = {
     "deal": deal_given,
     "auction": auction_given,
     "legal_plays": legal_plays_given,
@@ -389,6 +446,12 @@ GENERATORS: Mapping[str, Callable[[random.Random, Any], Mapping[str, Any] | None
     "replay": replay_given,
     "match": match_given,
     "play": play_given,
+}
+"""One generator per kind, never damaged: whole deals are legal deals."""
+
+GENERATORS: Mapping[str, Callable[[random.Random, Any], Mapping[str, Any] | None]] = {
+    kind: _sometimes_damaged(generate) if kind in ("score", "replay", "play") else generate
+    for kind, generate in LEGAL_GENERATORS.items()
 }
 """One generator per kind: ``(rng, ruleset) -> given``, or None when none could be drawn."""
 

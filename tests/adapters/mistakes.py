@@ -14,6 +14,9 @@ Answers with belote-ref's engine (every kind, every ruleset and parameter declar
                          plain order than the trump's rank there: trick_winner
     belote-not-counted   declares scoring.contract.count_belote: [both_sides] but scores as if it were
                          none (belote never helps the takers make their contract): score, replay, match
+    named-kind-trusted   scores a declared sequence by the kind it is named, whatever its length
+                         (three cards in sequence declared as a quarte are worth 50): score, replay,
+                         match, play
 """
 
 from __future__ import annotations
@@ -78,6 +81,31 @@ def legal_plays_eight_as_seven(message: dict[str, Any]) -> dict[str, Any] | None
     return answer(message)
 
 
+def trust_the_named_kind() -> None:
+    """Make the engine take a declared run of one suit for the kind it is named, whatever its length."""
+    from belote_ref import announcements, scoring
+    from belote_ref.cards import CardSet
+    from belote_ref.errors import BeloteRefError
+
+    checked = announcements.make_combination
+
+    def trusting(rules: Any, trump: Any, kind: str, cards: Any) -> Any:
+        try:
+            return checked(rules, trump, kind, cards)
+        except BeloteRefError:
+            if kind == "carre":
+                raise
+            for length_kind in ("tierce", "quarte", "quinte"):
+                try:
+                    found = checked(rules, trump, length_kind, CardSet(cards))
+                except BeloteRefError:
+                    continue
+                return announcements.Combination(kind, found.cards, rules["announcements.values"][kind], found.top)
+            raise
+
+    announcements.make_combination = scoring.make_combination = trusting
+
+
 def run(message: dict[str, Any], mode: str) -> dict[str, Any] | None:
     """The reply to a message other than hello and stop, with the mode's mistake."""
     kind = message.get("kind")
@@ -95,6 +123,8 @@ def run(message: dict[str, Any], mode: str) -> dict[str, Any] | None:
 
 def main() -> int:
     mode = sys.argv[1]
+    if mode == "named-kind-trusted":
+        trust_the_named_kind()
 
     def claim(supports: dict[str, Any]) -> None:
         # The mistakes are in the kinds of protocol 1: the whole-deal kind is not claimed.
