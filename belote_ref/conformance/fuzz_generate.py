@@ -16,7 +16,8 @@ situation's ruleset, so that their tricks, belote and declarations are consisten
 random call sequences: mostly legal calls, sometimes any call at all (an illegal one, or one after
 the auction ended). Decks for ``deal`` are random orders, with or without a taker. A ``score``,
 ``replay`` or ``play`` situation is sometimes damaged (:func:`damage`: a declaration misnamed or
-changed, two plays swapped), so that an engine's checks of a wrong record are tested too. """
+changed, two plays swapped, belote credited to another seat), so that an engine's checks of a
+wrong record are tested too. """
 
 from __future__ import annotations
 
@@ -389,9 +390,10 @@ SEQUENCE_KINDS = ("tierce", "quarte", "quinte")
 
 def damage(rng: random.Random, given: dict[str, Any]) -> dict[str, Any]:
     """``given`` with one thing made wrong, as a careless record or a cheat would: a declaration
-    named as another kind, one of its cards changed or dropped; or two plays swapped (a card played
-    out of turn, or by a seat that did not hold it). Whatever the reference engine answers is the
-    expected result, a refusal most often; a given it rejects as malformed is not sent at all."""
+    named as another kind, one of its cards changed or dropped; two plays swapped (a card played
+    out of turn, or by a seat that did not hold it); or belote credited to another seat. Whatever
+    the reference engine answers is the expected result, a refusal most often; a given it rejects
+    as malformed is not sent at all."""
     declarations = given.get("announcements") or []
     plays = given.get("plays")
     tricks = given.get("tricks")
@@ -400,9 +402,14 @@ def damage(rng: random.Random, given: dict[str, Any]) -> dict[str, Any]:
         choices += ["kind", "kind", "card", "drop"]  # a misnamed kind is the likeliest slip
     if plays or tricks:
         choices.append("swap")
+    if "belote" in given and not isinstance(given["belote"], dict):
+        choices.append("belote")
     if not choices:
         return given
     what = rng.choice(choices)
+    if what == "belote":
+        given["belote"] = rng.choice([seat for seat in "NESW" if seat != given["belote"]])
+        return given
     if what == "swap":
         if plays:
             first, second = rng.sample(range(len(plays)), 2)
