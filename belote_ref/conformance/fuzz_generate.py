@@ -402,7 +402,7 @@ def damage(rng: random.Random, given: dict[str, Any]) -> dict[str, Any]:
         choices += ["kind", "kind", "card", "drop"]  # a misnamed kind is the likeliest slip
     if plays or tricks:
         choices.append("swap")
-    if "belote" in given and not isinstance(given["belote"], dict):
+    if isinstance(given.get("belote"), str):  # one belote, held by that seat (no mapping: tout-atout's)
         choices.append("belote")
     if not choices:
         return given
