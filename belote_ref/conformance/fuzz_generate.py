@@ -25,6 +25,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from belote_ref.announcements import KINDS as ANNOUNCEMENT_KINDS
 from belote_ref.announcements import combinations
 from belote_ref.bids import is_bidding, run_bid_auction
 from belote_ref.cards import CARDS, CardSet, Seat
@@ -385,9 +386,6 @@ def play_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
 DAMAGE_PROBABILITY = 0.2
 """The chance that a ``score``, ``replay`` or ``play`` situation is damaged by :func:`damage`."""
 
-SEQUENCE_KINDS = ("tierce", "quarte", "quinte")
-
-
 def damage(rng: random.Random, given: dict[str, Any]) -> dict[str, Any]:
     """``given`` with one thing made wrong, as a careless record or a cheat would: a declaration
     named as another kind, one of its cards changed or dropped; two plays swapped (a card played
@@ -422,7 +420,7 @@ def damage(rng: random.Random, given: dict[str, Any]) -> dict[str, Any]:
     declaration = rng.choice(declarations)
     cards = declaration["cards"]
     if what == "kind":
-        kinds = [kind for kind in (*SEQUENCE_KINDS, "carre") if kind != declaration["kind"]]
+        kinds = [kind for kind in ANNOUNCEMENT_KINDS if kind != declaration["kind"]]
         declaration["kind"] = rng.choice(kinds)
     elif what == "card":
         cards[rng.randrange(len(cards))] = rng.choice([card for card in CARD_TOKENS if card not in cards])

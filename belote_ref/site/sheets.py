@@ -1,6 +1,6 @@
 """A printable one-page rule sheet per ruleset, in each language: every rule in play in it, in
-plain words (the registry's labels), topic by topic, the values that differ from classic marked; the print style
-sheet (``docs/stylesheets/extra.css``, ``@media print``) fits it on one A4 page."""
+plain words (the registry's labels), topic by topic, the values that differ from classic marked;
+the print style sheet (``docs/stylesheets/extra.css``, ``@media print``) fits it on one A4 page."""
 
 from __future__ import annotations
 

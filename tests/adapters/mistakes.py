@@ -95,7 +95,7 @@ def trust_the_named_kind() -> None:
         except BeloteRefError:
             if kind == "carre":
                 raise
-            for length_kind in ("tierce", "quarte", "quinte"):
+            for length_kind in announcements.SEQUENCE_KINDS:
                 try:
                     found = checked(rules, trump, length_kind, CardSet(cards))
                 except BeloteRefError:
