@@ -9,7 +9,7 @@ project's:
   seeded :class:`random.Random`: a random deal of the 32 cards, a random trick of 0 to 3 cards
   taken from the other hands (any cards, not necessarily legal ones, which covers every rung), and
   the hand of the seat to play;
-- random complete deals/s (>= 10,000): :func:`belote_ref.simulate.random_deal` (shuffle, deal,
+- random complete deals/s (>= 10,000): :func:`belote_ref.engine.simulate.random_deal` (shuffle, deal,
   random legal auction, belote and announcements, 32 random legal cards drawn in one loop by
   ``DealState.play_random``, scoring). Passed-out deals are not complete deals: their time is left out and
   they are not counted (their share is printed);
@@ -49,11 +49,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from belote_ref.cards import CARDS, CardSet, Seat, Suit, Trump  # noqa: E402
-from belote_ref.play import Trick, legal_mask, legal_plays  # noqa: E402
-from belote_ref.record import records_from_json_lines, replay, write_record  # noqa: E402
-from belote_ref.rules import Ruleset, find_ruleset  # noqa: E402
-from belote_ref.simulate import random_deal  # noqa: E402
+from belote_ref.core.cards import CARDS, CardSet, Seat, Suit, Trump  # noqa: E402
+from belote_ref.engine.play import Trick, legal_mask, legal_plays  # noqa: E402
+from belote_ref.records.record import records_from_json_lines, replay, write_record  # noqa: E402
+from belote_ref.rules.ruleset import Ruleset, find_ruleset  # noqa: E402
+from belote_ref.engine.simulate import random_deal  # noqa: E402
 
 Position = tuple[Suit, CardSet, Trick]
 

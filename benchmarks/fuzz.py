@@ -31,7 +31,7 @@ import time
 
 from belote_ref.conformance.fuzz import FuzzOptions, Plan, fuzz
 from belote_ref.conformance.fuzz_generate import GENERATORS, situation_rng
-from belote_ref.protocol import KINDS, hello
+from belote_ref.protocol.serve import KINDS, hello
 
 
 def processor_seconds(who: int) -> float:

@@ -14,7 +14,7 @@ import time
 from belote_ref.conformance.adapter import open_adapter
 from belote_ref.conformance.corpus import load_corpus
 from belote_ref.conformance.runner import RunOptions, build_cases, run_cases
-from belote_ref.rules import find_ruleset, shipped_rulesets
+from belote_ref.rules.ruleset import find_ruleset, shipped_rulesets
 
 
 def cases_per_second(impl: str | None, cases: list, runs: int) -> list[float]:
@@ -38,7 +38,7 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}; {len(cases)} cases per run ({len(base)} distinct), "
           f"median of {args.runs} runs; command: python benchmarks/protocol.py --repeat {args.repeat}")
     sub = cases_per_second(None, cases, args.runs)
-    inproc = cases_per_second("python:belote_ref.protocol:adapter", cases, args.runs)
+    inproc = cases_per_second("python:belote_ref.protocol.serve:adapter", cases, args.runs)
     print(f"  subprocess (belote-ref serve): {statistics.median(sub):8.0f} cases/s  (target >= 3,000; "
           f"includes adapter start-up)")
     print(f"  in-process:                    {statistics.median(inproc):8.0f} cases/s")

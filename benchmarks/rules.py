@@ -11,9 +11,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from belote_ref.registry import load_registry
-from belote_ref.resources import data_dir
-from belote_ref.rules import _RESOLVE_CACHE, load_ruleset
+from belote_ref.rules.registry import load_registry
+from belote_ref.core.resources import data_dir
+from belote_ref.rules.ruleset import _RESOLVE_CACHE, load_ruleset
 
 HOUSE_RULE = "id: club\nversion: 1\ntitle: Club\nextends: classic\nplay: {undertrump_over_opponent: optional}\n"
 

@@ -52,9 +52,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from belote_ref.record import check_records
-from belote_ref.rules import find_ruleset
-from belote_ref.simulate import random_deal
+from belote_ref.records.record import check_records
+from belote_ref.rules.ruleset import find_ruleset
+from belote_ref.engine.simulate import random_deal
 
 GOAL_CLI_RATIO = 20.0
 GOAL_COLVER_RATIO = 4.0

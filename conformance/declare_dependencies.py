@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from belote_ref.conformance.corpus import iter_fixture_paths, load_fixture  # noqa: E402
 from belote_ref.conformance.dependencies import undeclared_dependencies  # noqa: E402
 from belote_ref.conformance.fmt import format_fixture  # noqa: E402
-from belote_ref.registry import load_registry  # noqa: E402
+from belote_ref.rules.registry import load_registry  # noqa: E402
 
 
 def main() -> int:

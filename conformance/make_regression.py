@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from belote_ref.conformance.fmt import format_fixture
-from belote_ref.deal import Phase
-from belote_ref.record import parse_record, record_of, replay
-from belote_ref.registry import load_registry
-from belote_ref.rules import find_ruleset, shipped_rulesets
-from belote_ref.simulate import random_deals
+from belote_ref.engine.deal import Phase
+from belote_ref.records.record import parse_record, record_of, replay
+from belote_ref.rules.registry import load_registry
+from belote_ref.rules.ruleset import find_ruleset, shipped_rulesets
+from belote_ref.engine.simulate import random_deals
 
 DEALS_PER_RULESET = 20
 SEED = 2026

@@ -196,7 +196,7 @@ SELF_FUZZ_SEED = 2026
 
 def _reference_self_fuzz(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], Path]:
     """`belote-ref conformance fuzz` of the reference engine (`belote-ref serve`) against itself."""
-    from belote_ref.protocol import KINDS
+    from belote_ref.protocol.serve import KINDS
 
     report = tmp_path / "fuzz.jsonl"
     done = run_command([sys.executable, "-m", "belote_ref.cli", "conformance", "fuzz",

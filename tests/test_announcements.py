@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote_ref import BeloteRefError, CardSet, NotationError, Rank, Seat, Suit, Team, find_ruleset
-from belote_ref.announcements import (
+from belote_ref.engine.announcements import (
     Combination,
     Declaration,
     announcement_points,
@@ -25,7 +25,7 @@ from belote_ref.announcements import (
     compare_combinations,
     make_combination,
 )
-from belote_ref.rules import Ruleset, shipped_rulesets
+from belote_ref.rules.ruleset import Ruleset, shipped_rulesets
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -23,7 +23,7 @@ def test_the_docstrings_become_markdown() -> None:
     prose = re.sub(r"```.*?```", "", page, flags=re.DOTALL)  # code blocks are shown as written
     assert not re.search(r":(class|func|meth|attr|data|mod):`", prose), "a reST role was left"
     assert "``" not in prose, "a reST literal was left"
-    converted = docstring_md("""Read :class:`~belote_ref.cards.CardSet` and ``x``.
+    converted = docstring_md("""Read :class:`~belote_ref.core.cards.CardSet` and ``x``.
 
     >>> 1 + 1
     2

@@ -18,8 +18,8 @@ from belote_ref.conformance.adapter import open_adapter
 from belote_ref.conformance.applicability import Claims, check_claims, departures
 from belote_ref.conformance.corpus import load_corpus
 from belote_ref.conformance.runner import BAD_OUTCOMES, CaseResult, RunOptions, build_branch_cases, build_cases, run_cases
-from belote_ref.protocol import KINDS, hello, run_case
-from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
+from belote_ref.protocol.serve import KINDS, hello, run_case
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
 ONE_POINT = Path(__file__).parent / "adapters" / "one_point.py"
 

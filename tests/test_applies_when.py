@@ -15,15 +15,16 @@ from typing import Any
 
 import pytest
 
-from belote_ref.cli import _match_records, main
+from belote_ref.cli import main
+from belote_ref.records.random_match import match_records
 from belote_ref.conformance.corpus import Fixture, canonical_result, load_corpus
-from belote_ref.errors import BeloteRefError, RulesetError
-from belote_ref.protocol import run_case
-from belote_ref.record import record_of
-from belote_ref.registry import load_registry
-from belote_ref.resources import data_dir
-from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
-from belote_ref.simulate import random_deals
+from belote_ref.core.errors import BeloteRefError, RulesetError
+from belote_ref.protocol.serve import run_case
+from belote_ref.records.record import record_of
+from belote_ref.rules.registry import load_registry
+from belote_ref.core.resources import data_dir
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
+from belote_ref.engine.simulate import random_deals
 
 REGISTRY = load_registry()
 SHIPPED = [find_ruleset(ruleset_id) for ruleset_id in shipped_rulesets()]
@@ -50,7 +51,7 @@ def _everything(rules: Ruleset, fixtures: list[Fixture]) -> tuple[Any, ...]:
     matches = []
     for seed in range(2):
         outcome: dict[str, Any] = {}
-        matches.append([_without_id(record) for record in _match_records(rules, seed, 40, outcome)])
+        matches.append([_without_id(record) for record in match_records(rules, seed, 40, outcome)])
         matches.append(sorted((str(key), repr(value)) for key, value in outcome.items()))
     answers = []
     for fixture in fixtures:

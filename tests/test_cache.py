@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from belote_ref.cache import cache_dir, cached_json
+from belote_ref.core.cache import cache_dir, cached_json
 from belote_ref.conformance.corpus import (
     _load_corpus_report,
     fixtures_dir,

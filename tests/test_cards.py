@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from belote_ref.cards import CARDS, DECK, Card, CardSet, Seat
-from belote_ref.deal import DealState, Phase
-from belote_ref.errors import NotationError
-from belote_ref.rules import find_ruleset
+from belote_ref.core.cards import CARDS, DECK, Card, CardSet, Seat
+from belote_ref.engine.deal import DealState, Phase
+from belote_ref.core.errors import NotationError
+from belote_ref.rules.ruleset import find_ruleset
 
 masks = st.integers(min_value=0, max_value=(1 << 32) - 1)
 card_sets = masks.map(CardSet)

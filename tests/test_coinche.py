@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from belote_ref.bid_deal import BidDeal
-from belote_ref.bids import BidAuction, legal_calls, run_bid_auction, why_illegal
-from belote_ref.cards import CARDS, Seat
-from belote_ref.deal import Phase
-from belote_ref.errors import IllegalCallError, RulesetError
-from belote_ref.protocol import run_case
-from belote_ref.rules import Ruleset, find_ruleset
+from belote_ref.engine.bids.deal import BidDeal
+from belote_ref.engine.bids.auction import BidAuction, legal_calls, run_bid_auction, why_illegal
+from belote_ref.core.cards import CARDS, Seat
+from belote_ref.engine.deal import Phase
+from belote_ref.core.errors import IllegalCallError, RulesetError
+from belote_ref.protocol.serve import run_case
+from belote_ref.rules.ruleset import Ruleset, find_ruleset
 
 CONTREE = find_ruleset("ffb-contree-2016")
 COINCHE = find_ruleset("ffb-coinche-2015")
@@ -251,7 +251,7 @@ class TestContree:
         assert totals(score(variant(CONTREE, auction__bid_target="plus_two"), SPLIT, 80))[0] == "made"
 
     def test_a_score_needs_its_bid(self) -> None:
-        from belote_ref.errors import BeloteRefError
+        from belote_ref.core.errors import BeloteRefError
 
         with pytest.raises(BeloteRefError, match="bid is required"):
             run_case(CONTREE, "score", SPLIT)
@@ -342,9 +342,9 @@ def test_random_family_records_replay_and_match_the_record_schema() -> None:
 
     import jsonschema
 
-    from belote_ref.record import check_records, record_of, records_from_json_lines
-    from belote_ref.resources import data_dir
-    from belote_ref.simulate import random_deals
+    from belote_ref.records.record import check_records, record_of, records_from_json_lines
+    from belote_ref.core.resources import data_dir
+    from belote_ref.engine.simulate import random_deals
 
     schema = json.loads((data_dir("schema") / "record.schema.json").read_text())
     # The schema checked once and its validator made once (jsonschema.validate does both for every record).
@@ -368,8 +368,8 @@ def test_random_family_records_replay_and_match_the_record_schema() -> None:
 def test_a_tampered_family_record_is_bad() -> None:
     import json
 
-    from belote_ref.record import check_records, record_of
-    from belote_ref.simulate import random_deals
+    from belote_ref.records.record import check_records, record_of
+    from belote_ref.engine.simulate import random_deals
 
     played = next(state for state in random_deals(CONTREE, seed=4, count=20) if state.score is not None)
     record = record_of(played)
@@ -395,7 +395,7 @@ def records_file(lines: list[str]) -> Any:
 def test_the_documented_contree_club_validates(tmp_path: Any) -> None:
     from pathlib import Path
 
-    from belote_ref.rules import load_ruleset
+    from belote_ref.rules.ruleset import load_ruleset
 
     text = (Path(__file__).parents[1] / "docs" / "house-rules.md").read_text()
     block = text.split("## A contrée club", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]

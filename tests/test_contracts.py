@@ -20,12 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote_ref import CARDS, DECK, CardSet, Ruleset, Seat, Suit, Team, find_ruleset
-from belote_ref.announcements import Declaration, best_team, combinations, make_combination
-from belote_ref.cards import Card, Rank, Trump, parse_cards, trump_of
+from belote_ref.engine.announcements import Declaration, best_team, combinations, make_combination
+from belote_ref.core.cards import Card, Rank, Trump, parse_cards, trump_of
 from belote_ref.cli import main
-from belote_ref.deal import Auction, DealState, Phase, complete_hands, deal_first_hands, play_out, run_auction
-from belote_ref.errors import BeloteRefError, IllegalCallError, IllegalPlayError, NotationError, RulesetError
-from belote_ref.play import (
+from belote_ref.engine.deal import Auction, DealState, Phase, complete_hands, deal_first_hands, play_out, run_auction
+from belote_ref.core.errors import BeloteRefError, IllegalCallError, IllegalPlayError, NotationError, RulesetError
+from belote_ref.engine.play import (
     RULE_FOLLOW_SUIT,
     RULE_TA_MUST_HEAD,
     RULE_TA_PARTNER_RELIEF,
@@ -39,12 +39,13 @@ from belote_ref.play import (
     trick_points,
     trick_winner,
 )
-from belote_ref.protocol import KINDS, GivenError, answer, run_case
-from belote_ref.record import records_from_json_lines, replay, write_record
-from belote_ref.registry import load_registry
-from belote_ref.rules import shipped_rulesets
-from belote_ref.scoring import InconsistentDealError, _convert, deal_total, score_deal
-from belote_ref.simulate import random_deal
+from belote_ref.protocol.serve import KINDS, GivenError, answer, run_case
+from belote_ref.records.record import records_from_json_lines, replay, write_record
+from belote_ref.rules.registry import load_registry
+from belote_ref.rules.ruleset import shipped_rulesets
+from belote_ref.engine.score_sheet import convert_points as _convert
+from belote_ref.engine.scoring import InconsistentDealError, deal_total, score_deal
+from belote_ref.engine.simulate import random_deal
 
 SA_TA = find_ruleset("classic-sa-ta")
 CLASSIC = find_ruleset("classic")

@@ -17,8 +17,8 @@ from belote_ref.conformance.corpus import (
     load_corpus,
     load_fixture,
 )
-from belote_ref.protocol import run_case
-from belote_ref.rules import find_ruleset, shipped_rulesets
+from belote_ref.protocol.serve import run_case
+from belote_ref.rules.ruleset import find_ruleset, shipped_rulesets
 
 FIXTURES = load_corpus()
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from belote_ref import CARDS, CardSet, IllegalCallError, Ruleset, Seat, Suit, find_ruleset, parse_card
-from belote_ref.deal import complete_hands, deal_first_hands, run_auction
-from belote_ref.errors import BeloteRefError
+from belote_ref.engine.deal import complete_hands, deal_first_hands, run_auction
+from belote_ref.core.errors import BeloteRefError
 
 # The deck in index order: 7S 8S 9S TS JS QS KS AS 7H ... AC (top card first).
 DECK = list(CARDS)

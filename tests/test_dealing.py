@@ -1,4 +1,4 @@
-"""The deck check and the compiled packet plans of :mod:`belote_ref.dealing`."""
+"""The deck check and the compiled packet plans of :mod:`belote_ref.engine.dealing`."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from belote_ref import CARDS, Seat, find_ruleset
-from belote_ref.bids import deal_bid_hands
-from belote_ref.deal import complete_hands, deal_first_hands
-from belote_ref.dealing import check_deck, getter_of, hand_mask, packet_plan
-from belote_ref.errors import BeloteRefError
+from belote_ref.engine.bids.auction import deal_bid_hands
+from belote_ref.engine.deal import complete_hands, deal_first_hands
+from belote_ref.engine.dealing import check_deck, getter_of, hand_mask, packet_plan
+from belote_ref.core.errors import BeloteRefError
 
 
 @pytest.mark.parametrize("deck", [

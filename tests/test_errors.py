@@ -1,4 +1,4 @@
-"""The error hierarchy (belote_ref.errors): what the package raises on bad input, and no ``assert``."""
+"""The error hierarchy (belote_ref.core.errors): what the package raises on bad input, and no ``assert``."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 import belote_ref
-from belote_ref import errors, scoring
-from belote_ref.cards import CardSet, Seat, Suit, parse_cards
-from belote_ref.errors import BeloteRefError, InternalError, MatchOverError, NotationError, TrickError
-from belote_ref.match import Match
-from belote_ref.play import Trick, explain_illegal, legal_plays, trick_winner
-from belote_ref.rules import find_ruleset
+from belote_ref.core import errors
+from belote_ref.engine import scoring
+from belote_ref.core.cards import CardSet, Seat, Suit, parse_cards
+from belote_ref.core.errors import BeloteRefError, InternalError, MatchOverError, NotationError, TrickError
+from belote_ref.engine.match import Match
+from belote_ref.engine.play import Trick, explain_illegal, legal_plays, trick_winner
+from belote_ref.rules.ruleset import find_ruleset
 
 PACKAGE = Path(belote_ref.__file__).parent
 CLASSIC = find_ruleset("classic")

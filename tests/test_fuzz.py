@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote_ref import BeloteRefError, find_ruleset
-from belote_ref.protocol import answer
-from belote_ref.record import parse_record, record_of, replay
-from belote_ref.simulate import random_deal
+from belote_ref.protocol.serve import answer
+from belote_ref.records.record import parse_record, record_of, replay
+from belote_ref.engine.simulate import random_deal
 
 BASE = record_of(random_deal(find_ruleset("classic-annonces"), random.Random(11)))
 TOKENS = st.sampled_from(["7S", "AH", "TD", "10C", "JH", "XX", "", "pass", "take", "H", "N", "Q", None, 3, -1, True,

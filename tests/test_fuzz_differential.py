@@ -30,8 +30,8 @@ from belote_ref.conformance.fuzz_shrink import (
     shrink,
     simpler_givens,
 )
-from belote_ref.protocol import KINDS
-from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
+from belote_ref.protocol.serve import KINDS
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
 ADAPTERS = Path(__file__).resolve().parent / "adapters"
 SEED = 2026

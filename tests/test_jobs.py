@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from belote_ref.cli import main
-from belote_ref.record import write_record
-from belote_ref.rules import find_ruleset
-from belote_ref.shards import DEALS_PER_BLOCK, RECORDS_PER_SHARD
-from belote_ref.simulate import random_deals
+from belote_ref.records.record import write_record
+from belote_ref.rules.ruleset import find_ruleset
+from belote_ref.records.shards import DEALS_PER_BLOCK, RECORDS_PER_SHARD
+from belote_ref.engine.simulate import random_deals
 
 
 def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:

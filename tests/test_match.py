@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote_ref import Ruleset, Seat, Suit, Team, find_ruleset, parse_cards
-from belote_ref.match import Match
-from belote_ref.play import Trick
-from belote_ref.scoring import final_deal_matters, score_deal
-from belote_ref.simulate import random_deal
+from belote_ref.engine.match import Match
+from belote_ref.engine.play import Trick
+from belote_ref.engine.scoring import final_deal_matters, score_deal
+from belote_ref.engine.simulate import random_deal
 
 
 @dataclass(frozen=True)

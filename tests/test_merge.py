@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from belote_ref.cli import main
-from belote_ref.resources import data_dir
+from belote_ref.core.resources import data_dir
 
 
 def report(path: Path) -> list[dict[str, Any]]:

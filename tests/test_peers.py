@@ -18,11 +18,11 @@ import pytest
 from belote_ref.conformance.adapter import open_adapter
 from belote_ref.conformance.corpus import load_corpus
 from belote_ref.conformance.runner import RunOptions, build_cases, hello_message, run_cases
-from belote_ref.deal import Phase
-from belote_ref.protocol import run_case
-from belote_ref.record import record_of
-from belote_ref.rules import Ruleset, find_ruleset, load_ruleset, shipped_rulesets
-from belote_ref.simulate import random_deals
+from belote_ref.engine.deal import Phase
+from belote_ref.protocol.serve import run_case
+from belote_ref.records.record import record_of
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, load_ruleset, shipped_rulesets
+from belote_ref.engine.simulate import random_deals
 
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTERS = ROOT / "conformance" / "adapters"

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote_ref import CARDS, CardSet, Seat, Suit, find_ruleset, parse_cards, shipped_rulesets
-from belote_ref.play import (
+from belote_ref.engine.play import (
     RULE_CARD_IN_HAND,
     RULE_FOLLOW_SUIT,
     RULE_MUST_OVERTRUMP,
@@ -33,8 +33,8 @@ from belote_ref.play import (
     legal_plays,
     trick_winner,
 )
-from belote_ref.registry import load_registry
-from belote_ref.rules import Ruleset
+from belote_ref.rules.registry import load_registry
+from belote_ref.rules.ruleset import Ruleset
 
 CLASSIC = find_ruleset("classic")
 PLAY_PARAMETERS = [pid for pid in load_registry().parameters if pid.startswith("play.")]

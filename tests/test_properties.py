@@ -1,6 +1,6 @@
 """Random-simulation properties (as OpenSpiel's ``random_sim_test``).
 
-Hypothesis draws a seed; :func:`belote_ref.simulate.random_deal` plays a whole random deal from it
+Hypothesis draws a seed; :func:`belote_ref.engine.simulate.random_deal` plays a whole random deal from it
 under every shipped ruleset (and a few variants that switch on parameter values no shipped
 ruleset uses). Each property then checks the deal against the rule text or against a transformed
 replay of itself:
@@ -34,15 +34,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote_ref import CARDS, DECK, Card, CardSet, IllegalPlayError, Ruleset, Seat, Suit, Team, find_ruleset
-from belote_ref.announcements import Declaration, combinations, make_combination
-from belote_ref.cards import SUIT_LETTERS, Rank, Trump
-from belote_ref.deal import DealState, Phase
-from belote_ref.play import _ladder, _PlayPolicy, _Position, explain_illegal, legal_plays, trick_winner
-from belote_ref.record import records_from_json_lines, replay, write_record
-from belote_ref.registry import load_registry
-from belote_ref.rules import shipped_rulesets
-from belote_ref.scoring import Belote, DealScore, deal_total
-from belote_ref.simulate import _may_hold_combination, random_deal, random_deals
+from belote_ref.engine.announcements import Declaration, combinations, make_combination
+from belote_ref.core.cards import SUIT_LETTERS, Rank, Trump
+from belote_ref.engine.deal import DealState, Phase
+from belote_ref.engine.play import _ladder, _PlayPolicy, _Position, explain_illegal, legal_plays, trick_winner
+from belote_ref.records.record import records_from_json_lines, replay, write_record
+from belote_ref.rules.registry import load_registry
+from belote_ref.rules.ruleset import shipped_rulesets
+from belote_ref.engine.scoring import Belote, DealScore, deal_total
+from belote_ref.engine.simulate import _may_hold_combination, random_deal, random_deals
 
 # The classic auction's rulesets; the bidding family's properties are in tests/test_coinche.py.
 SHIPPED = [name for name in shipped_rulesets() if find_ruleset(name)["bidding.auction"] == "turned_card"]

@@ -13,9 +13,9 @@ import pytest
 from belote_ref.conformance.adapter import open_adapter
 from belote_ref.conformance.corpus import load_corpus
 from belote_ref.conformance.runner import RunOptions, build_cases, run_cases
-from belote_ref.protocol import KINDS
-from belote_ref.registry import load_registry
-from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
+from belote_ref.protocol.serve import KINDS
+from belote_ref.rules.registry import load_registry
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
 REPO = Path(__file__).parents[1]
 DOC = REPO / "docs" / "protocol.md"

@@ -8,10 +8,11 @@ import os
 import subprocess
 import sys
 
-from belote_ref.hello import KINDS, hello
-from belote_ref.protocol import reply_to_line
-from belote_ref.protocol import serve as protocol_serve
-from belote_ref.rules import shipped_rulesets
+from belote_ref.protocol.hello import KINDS
+from belote_ref.protocol.serve import hello
+from belote_ref.protocol.serve import reply_to_line
+from belote_ref.protocol.serve import serve as protocol_serve
+from belote_ref.rules.ruleset import shipped_rulesets
 
 HELLO = b'{"cmd": "hello", "protocol": 2, "protocols": [1, 2], "suite": "0.1.0"}\n'
 RUN = {"cmd": "run", "seq": 7, "kind": "trick_winner", "ruleset": None,
@@ -49,14 +50,14 @@ def test_a_first_line_that_is_not_hello_goes_to_the_protocol_loop() -> None:
 
 
 def _classic() -> dict[str, object]:
-    from belote_ref.rules import find_ruleset
+    from belote_ref.rules.ruleset import find_ruleset
 
     return dict(find_ruleset("classic").params)
 
 
 def test_the_early_hello_claims_every_registry_parameter() -> None:
     """hello reads the registry's data, not the typed registry: the two must say the same."""
-    from belote_ref.registry import load_registry
+    from belote_ref.rules.registry import load_registry
 
     expected = {pid: list(p.values) if p.closed else "*" for pid, p in load_registry().parameters.items()}
     assert hello()["supports"]["parameters"] == expected
@@ -64,10 +65,10 @@ def test_the_early_hello_claims_every_registry_parameter() -> None:
 
 
 # The modules a serve child must not have imported when it writes its reply to hello: the engine,
-# and typing and dataclasses (with inspect), a third of a start (belote_ref/frozen.py says why).
+# and typing and dataclasses (with inspect), a third of a start (belote_ref/core/frozen.py says why).
 SPY = r"""
 import io, os, sys
-WATCHED = ("typing", "dataclasses", "inspect", "belote_ref.registry", "belote_ref.protocol", "yaml", "jsonschema")
+WATCHED = ("typing", "dataclasses", "inspect", "belote_ref.rules.registry", "belote_ref.protocol.serve", "yaml", "jsonschema")
 
 class Spy(io.RawIOBase):
     def writable(self):

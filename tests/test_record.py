@@ -11,9 +11,9 @@ import pytest
 
 from belote_ref import CARDS, Seat, find_ruleset
 from belote_ref.cli import main
-from belote_ref.deal import DealState, Phase
-from belote_ref.record import RecordError, parse_record, read_records, record_of, replay
-from belote_ref.resources import data_dir
+from belote_ref.engine.deal import DealState, Phase
+from belote_ref.records.record import RecordError, parse_record, read_records, record_of, replay
+from belote_ref.core.resources import data_dir
 
 RECORDS = Path(__file__).parent / "data" / "records"
 

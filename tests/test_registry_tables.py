@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from belote_ref.registry import load_registry
-from belote_ref.resources import data_dir
+from belote_ref.rules.registry import load_registry
+from belote_ref.core.resources import data_dir
 
 
 def test_the_pack_total_is_read_from_the_card_tables() -> None:
@@ -33,7 +33,7 @@ def test_a_registry_with_other_card_tables_has_another_pack_total(tmp_path: Path
 
 @pytest.mark.parametrize("ruleset_id", ["classic", "classic-sa-ta"])
 def test_the_shipped_tables_total_the_pack(ruleset_id: str) -> None:
-    from belote_ref.rules import find_ruleset
+    from belote_ref.rules.ruleset import find_ruleset
 
     rules = find_ruleset(ruleset_id)
     assert sum(rules.points[0]) == load_registry().pack_points

@@ -18,9 +18,9 @@ from test_symmetry import played_given
 from belote_ref.conformance.corpus import canonical_result, compare_results, load_corpus
 from belote_ref.conformance.rounding import ROUNDED_KINDS, ROUNDINGS, rounded_expectation, rounded_result
 from belote_ref.conformance.runner import build_cases
-from belote_ref.protocol import run_case
-from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
-from belote_ref.simulate import random_deal
+from belote_ref.protocol.serve import run_case
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
+from belote_ref.engine.simulate import random_deal
 
 SHIPPED = [find_ruleset(name) for name in shipped_rulesets()]
 

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from belote_ref import RulesetError, UnknownRulesetError, find_ruleset, load_registry, load_ruleset
 from belote_ref.cli import main
-from belote_ref.registry import ruleset_schema
-from belote_ref.resources import data_dir
-from belote_ref.rules import Ruleset, iter_changes, shipped_rulesets
+from belote_ref.rules.registry import ruleset_schema
+from belote_ref.core.resources import data_dir
+from belote_ref.rules.ruleset import Ruleset, iter_changes, shipped_rulesets
 
 BROKEN = Path(__file__).parent / "data" / "broken"
 SHIPPED = ["classic", "classic-annonces", "pagat", "cafe-250", "strict-1001", "online-92", "classic-sa-ta",

@@ -1,4 +1,4 @@
-"""The typed view of a ruleset (belote_ref/ruleview.py) and the registry never drift apart."""
+"""The typed view of a ruleset (belote_ref/rules/ruleview.py) and the registry never drift apart."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from belote_ref import ruleview
-from belote_ref.registry import load_registry
-from belote_ref.resources import data_dir
-from belote_ref.rules import find_ruleset, shipped_rulesets
-from belote_ref.ruleview_generator import generate, main, stale_lines
+from belote_ref.rules import ruleview
+from belote_ref.rules.registry import load_registry
+from belote_ref.core.resources import data_dir
+from belote_ref.rules.ruleset import find_ruleset, shipped_rulesets
+from belote_ref.rules.ruleview_generator import generate, main, stale_lines
 
 RENAMED = ("play.undertrump_over_opponent", "play.undertrump_over_an_opponent")
 
@@ -47,7 +47,7 @@ def _renamed_registry(tmp_path: Path) -> Path:
 
 def test_the_view_is_generated_from_the_shipped_registry() -> None:
     diff = stale_lines()
-    assert not diff, "belote_ref/ruleview.py is out of date; run python -m belote_ref.ruleview_generator\n" + "\n".join(diff[:20])
+    assert not diff, "belote_ref/rules/ruleview.py is out of date; run python -m belote_ref.rules.ruleview_generator\n" + "\n".join(diff[:20])
     assert list(ruleview.PARAMETER_IDS) == list(load_registry().parameters)
     assert main(["--check"]) == 0
 

@@ -1,6 +1,6 @@
 """``run_tricks``, the engine's hot loop, against ``legal_mask`` card by card.
 
-``run_tricks`` writes the follower's rungs of :func:`~belote_ref.play.legal_mask` inline (a
+``run_tricks`` writes the follower's rungs of :func:`~belote_ref.engine.play.legal_mask` inline (a
 deliberate copy, for speed). These tests hold the two equal under every combination of the
 ``play.*`` parameters and of the tout-atout heading parameters, at the six contracts: in random
 mode it must draw exactly the cards a card-by-card loop over ``legal_mask`` draws from the same
@@ -15,13 +15,13 @@ import random
 import pytest
 
 from belote_ref import CARDS, Seat, Suit, find_ruleset
-from belote_ref.cards import Trump
-from belote_ref.deal import DealState, Phase, play_out
-from belote_ref.errors import IllegalPlayError
-from belote_ref.play import _winning_index, legal_mask, run_tricks
-from belote_ref.registry import load_registry
-from belote_ref.rules import Ruleset
-from belote_ref.simulate import random_deal
+from belote_ref.core.cards import Trump
+from belote_ref.engine.deal import DealState, Phase, play_out
+from belote_ref.core.errors import IllegalPlayError
+from belote_ref.engine.play import _winning_index, legal_mask, run_tricks
+from belote_ref.rules.registry import load_registry
+from belote_ref.rules.ruleset import Ruleset
+from belote_ref.engine.simulate import random_deal
 
 SA_TA = find_ruleset("classic-sa-ta")
 PLAY_PARAMETERS = [pid for pid in load_registry().parameters if pid.startswith("play.")]

@@ -13,8 +13,8 @@ from belote_ref.cli import main
 from belote_ref.conformance.adapter import SubprocessAdapter, open_adapter
 from belote_ref.conformance.corpus import load_corpus
 from belote_ref.conformance.runner import BAD_OUTCOMES, Case, RunOptions, build_cases, run_cases
-from belote_ref.protocol import run_case
-from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
+from belote_ref.protocol.serve import run_case
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
 MISBEHAVE = Path(__file__).parent / "adapters" / "misbehave.py"
 
@@ -43,7 +43,7 @@ class TestReferenceAdapter:
         assert bad == []
 
     def test_in_process_mode(self) -> None:
-        outcomes = run("python:belote_ref.protocol:adapter", some_cases())
+        outcomes = run("python:belote_ref.protocol.serve:adapter", some_cases())
         assert outcomes == ["pass"] * 6
 
     def test_per_case_mode(self) -> None:
@@ -122,7 +122,7 @@ class TestCli:
         lines = [json.loads(line) for line in report.read_text().splitlines()]
         import jsonschema
 
-        from belote_ref.resources import data_dir
+        from belote_ref.core.resources import data_dir
 
         schema = json.loads((data_dir("schema") / "report.schema.json").read_text())
         for line in lines:
@@ -214,8 +214,8 @@ class TestProtocolSchemas:
         import jsonschema
         from referencing import Registry, Resource
 
-        from belote_ref.protocol import answer, hello
-        from belote_ref.resources import data_dir
+        from belote_ref.protocol.serve import answer, hello
+        from belote_ref.core.resources import data_dir
 
         folder = data_dir("schema") / "protocol"
         schemas = {p.name: json.loads(p.read_text()) for p in folder.glob("*.schema.json")}

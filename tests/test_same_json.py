@@ -1,4 +1,4 @@
-"""Results compare as JSON values (belote_ref.jsonlines.same_json), not by Python's ``==``.
+"""Results compare as JSON values (belote_ref.core.jsonlines.same_json), not by Python's ``==``.
 
 Python holds ``1 == 1.0 == True``; the protocol's numbers are integers, and an engine that answers
 ``81.0`` (it divided) or ``true`` for ``1`` has a bug the suite must report.
@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from belote_ref.conformance.corpus import compare_results
-from belote_ref.jsonlines import same_json
+from belote_ref.core.jsonlines import same_json
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from([-1.0, 0.5, 1.0, 2.0]) | st.sampled_from("ab"),

@@ -1,4 +1,4 @@
-"""Scoring a deal (belote_ref.scoring): rules.md §1.7, §1.8, §1.10, §1.11 and the seeds.
+"""Scoring a deal (belote_ref.engine.scoring): rules.md §1.7, §1.8, §1.10, §1.11 and the seeds.
 
 Every deal below is written by hand as 8 tricks ("N: 7S 8S 9S TS" = the leader, then the cards in
 play order) with hearts as trumps, and its card points are worked out in the comments:
@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from belote_ref import BeloteRefError, CardSet, Rank, Ruleset, Seat, Suit, Team, find_ruleset, load_registry, parse_cards
-from belote_ref.announcements import Combination, Declaration, make_combination
-from belote_ref.play import Trick
-from belote_ref.scoring import DealScore, InconsistentDealError, ScoreLine, deal_total, score_deal
+from belote_ref.engine.announcements import Combination, Declaration, make_combination
+from belote_ref.engine.play import Trick
+from belote_ref.engine.scoring import DealScore, InconsistentDealError, ScoreLine, deal_total, score_deal
 
 NS, EW = Team.NS, Team.EW
 

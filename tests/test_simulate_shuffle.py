@@ -7,8 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from belote_ref.cards import CARDS
-from belote_ref.simulate import shuffle
+from belote_ref.core.cards import CARDS
+from belote_ref.engine.simulate import shuffle
 
 
 @settings(max_examples=300, deadline=None)

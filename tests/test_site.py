@@ -32,8 +32,8 @@ from belote_ref.cli import main
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.conformance.report import read_report
 from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
-from belote_ref.errors import BeloteRefError
-from belote_ref.rules import find_ruleset, iter_changes, shipped_rulesets
+from belote_ref.core.errors import BeloteRefError
+from belote_ref.rules.ruleset import find_ruleset, iter_changes, shipped_rulesets
 from belote_ref.site import LANGUAGES, generate_pages, load_site_data
 from belote_ref.site import reports as site_reports
 

@@ -45,7 +45,7 @@ def test_an_installed_wheel_publishes_a_house_rule_in_an_empty_folder(installed_
 def test_the_french_house_rule_page_shows_the_rules_of_the_english_one(tmp_path: Path) -> None:
     """docs/fr/house-rules.md is a translation: each house rule it shows is valid and sets the same
     values as the English page's, under its own id and titles."""
-    from belote_ref.rules import load_ruleset
+    from belote_ref.rules.ruleset import load_ruleset
 
     def rulesets(name: str) -> list[dict[str, object]]:
         text = (REPO / "docs" / name).read_text(encoding="utf-8")

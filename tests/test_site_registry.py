@@ -8,7 +8,7 @@ import json
 import pytest
 
 from belote_ref.cli import main
-from belote_ref.registry import load_registry
+from belote_ref.rules.registry import load_registry
 
 LANGS = ("en", "fr")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from belote_ref.registry import load_registry
+from belote_ref.rules.registry import load_registry
 
 ROOT = Path(__file__).parent.parent
 #: Where readers read: the package (docstrings, comments), the rulesets, the fixtures, the docs.

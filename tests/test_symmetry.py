@@ -16,15 +16,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from belote_ref.cards import Seat
+from belote_ref.core.cards import Seat
 from belote_ref.conformance.corpus import canonical_result, load_corpus
 from belote_ref.conformance.runner import build_cases
 from belote_ref.conformance.symmetry import SUIT_PERMUTATIONS, SUITS, permute_suits, rotate_seats, swap_suits, variants
-from belote_ref.deal import DealState
-from belote_ref.errors import InternalError
-from belote_ref.protocol import run_case
-from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
-from belote_ref.simulate import random_deal
+from belote_ref.engine.deal import DealState
+from belote_ref.core.errors import InternalError
+from belote_ref.protocol.serve import run_case
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
+from belote_ref.engine.simulate import random_deal
 
 # The classic auction's rulesets; the bidding family's symmetries are in tests/test_coinche.py.
 RULESETS = [name for name in shipped_rulesets() if find_ruleset(name)["bidding.auction"] == "turned_card"]

@@ -26,7 +26,7 @@ from belote_ref.cli import main
 from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, decode_reply, open_adapter
 from belote_ref.conformance.corpus import load_corpus
 from belote_ref.conformance.runner import Case, RunOptions, build_cases, hello_message, run_cases
-from belote_ref.rules import find_ruleset
+from belote_ref.rules.ruleset import find_ruleset
 
 MISBEHAVE = Path(__file__).parent / "adapters" / "misbehave.py"
 PATIENT = 30.0  # for adapters that answer: never reached unless something is broken

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from belote_ref import find_ruleset
 from belote_ref.cli import main
-from belote_ref.jsonlines import (
+from belote_ref.core.jsonlines import (
     MAX_DEPTH,
     MAX_INT_DIGITS,
     MAX_LINE_BYTES,
@@ -31,9 +31,9 @@ from belote_ref.jsonlines import (
     JsonLineError,
     read_lines,
 )
-from belote_ref.protocol import reply_to_line
-from belote_ref.record import check_records, describe, record_of
-from belote_ref.simulate import random_deal
+from belote_ref.protocol.serve import reply_to_line
+from belote_ref.records.record import check_records, describe, record_of
+from belote_ref.engine.simulate import random_deal
 
 # A whole deal with its result, as `belote-ref play` writes it.
 BASE: dict[str, Any] = record_of(random_deal(find_ruleset("classic"), random.Random(1)))
@@ -97,7 +97,7 @@ class TestUnreadableLines:
         assert out == ["2 deal(s) replayed: every event legal, every recorded result agrees"]
 
     def test_nesting_at_the_limit_is_read(self) -> None:
-        from belote_ref.jsonlines import decode_json_line
+        from belote_ref.core.jsonlines import decode_json_line
 
         assert decode_json_line(b"[" * MAX_DEPTH + b"]" * MAX_DEPTH) is not None
         with pytest.raises(JsonLineError, match="nested more than"):
@@ -291,14 +291,14 @@ class TestSummary:
             "1 deal(s) replayed: every event legal, every recorded result agrees")
 
     def test_unchecked_is_documented(self, capsys: pytest.CaptureFixture[str]) -> None:
-        import belote_ref.record
+        import belote_ref.records.record
 
         with pytest.raises(SystemExit):
             main(["replay", "--help"])
         help_text = " ".join(capsys.readouterr().out.split())
         assert "unchecked (every event legal, no result recorded" in help_text
         assert "standard input" in help_text
-        assert "**unchecked**: every event is legal but there is no ``result``" in (belote_ref.record.__doc__ or "")
+        assert "**unchecked**: every event is legal but there is no ``result``" in (belote_ref.records.record.__doc__ or "")
 
 
 # --------------------------------------------------------------------------------------------- serve
@@ -361,7 +361,7 @@ def test_serve_never_echoes_what_utf8_cannot_carry() -> None:
 
 
 def test_serve_takes_text_streams() -> None:
-    from belote_ref.protocol import serve
+    from belote_ref.protocol.serve import serve
 
     stdin = io.StringIO(json.dumps({**GOOD_RUN, "seq": "é"}) + "\n\n{\n" + json.dumps({"cmd": "stop"}) + "\n")
     stdout = io.StringIO()

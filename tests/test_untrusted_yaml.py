@@ -20,7 +20,7 @@ from belote_ref import RulesetError, find_ruleset, load_ruleset
 from belote_ref.cli import main
 from belote_ref.conformance import corpus, lint
 from belote_ref.conformance.corpus import fixtures_dir, load_corpus, load_corpus_report
-from belote_ref.yamlsource import MAX_FILE_BYTES, MAX_NODES, read_yaml
+from belote_ref.core.yamlsource import MAX_FILE_BYTES, MAX_NODES, read_yaml
 
 INVALID = Path(__file__).parent / "data" / "invalid-rulesets"
 INVALID_FILES = sorted(INVALID.glob("*.yaml"))
@@ -311,7 +311,7 @@ def test_conformance_run_takes_rules_path(tmp_path: Path, club: Path, capsys: py
     (shared / "base.yaml").write_text(house(id="base"))
     path = club / "house.yaml"
     path.write_text(house(extends="base.yaml"))
-    command = ["conformance", "run", "--impl", "python:belote_ref.protocol:adapter", "--id", _classic_fixture().id,
+    command = ["conformance", "run", "--impl", "python:belote_ref.protocol.serve:adapter", "--id", _classic_fixture().id,
                "--ruleset", str(path)]
     assert main(command) == 2
     assert "parent file not found: 'base.yaml'" in one_line(capsys)
@@ -386,7 +386,7 @@ def test_conformance_run_fails_when_a_fixture_did_not_load(tmp_path: Path, monke
         shutil.copy(_classic_fixture().path, folder / "good.yaml")
     broken = dirty / "broken.yaml"
     broken.write_text(house(title='!!python/object/apply:os.system "id"'))
-    command = ["conformance", "run", "--impl", "python:belote_ref.protocol:adapter", "--ruleset", "classic"]
+    command = ["conformance", "run", "--impl", "python:belote_ref.protocol.serve:adapter", "--ruleset", "classic"]
     monkeypatch.setattr(corpus, "fixtures_dir", lambda: clean)
     assert main(command) == 0
     monkeypatch.setattr(corpus, "fixtures_dir", lambda: dirty)

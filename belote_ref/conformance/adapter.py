@@ -9,7 +9,7 @@ The runner never trusts the other side. For a subprocess adapter:
   :data:`MAX_LINE` is refused and the rest of it drained, never kept;
 - requests are written by a thread of their own, so a adapter that stops reading can never block
   the runner: the reply it owes simply times out;
-- replies are decoded with the bounds of :mod:`belote_ref.jsonlines` (:func:`decode_reply`);
+- replies are decoded with the bounds of :mod:`belote_ref.core.jsonlines` (:func:`decode_reply`);
 - standard error is drained as fast as the adapter writes it; the last :data:`STDERR_TAIL` bytes
   are kept for messages and, when asked, the first :data:`STDERR_LOG_LIMIT` bytes written to a file.
 
@@ -33,8 +33,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from belote_ref.errors import InternalError
-from belote_ref.jsonlines import JsonLineError, decode_json_line
+from belote_ref.core.errors import InternalError
+from belote_ref.core.jsonlines import JsonLineError, decode_json_line
 
 __all__ = [
     "MAX_LINE",
@@ -70,7 +70,7 @@ class AdapterFailure(Exception):
 
 
 def decode_reply(line: bytes) -> dict[str, Any]:
-    """Decode one reply line with the bounds of :mod:`belote_ref.jsonlines` (UTF-8, nesting,
+    """Decode one reply line with the bounds of :mod:`belote_ref.core.jsonlines` (UTF-8, nesting,
     number size, no duplicate key), up to :data:`MAX_LINE` bytes; it must be a JSON object.
 
     Raises :class:`AdapterFailure` (``crash``) saying what is wrong with it.

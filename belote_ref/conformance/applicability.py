@@ -22,9 +22,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote_ref.predicates import same_value
-from belote_ref.registry import Registry, load_registry
-from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
+from belote_ref.rules.predicates import same_value
+from belote_ref.rules.registry import Registry, load_registry
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
 __all__ = ["ANY", "Claims", "check_claims", "departures"]
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote_ref.conformance.corpus import Fixture
-from belote_ref.errors import RulesetError
-from belote_ref.rules import Ruleset, find_ruleset
+from belote_ref.core.errors import RulesetError
+from belote_ref.rules.ruleset import Ruleset, find_ruleset
 
 __all__ = ["BRANCH_RULESET_ID", "Assignment", "assignments", "branch_cases_of"]
 

@@ -14,12 +14,15 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from belote_ref.errors import Diagnostic
-from belote_ref.jsonlines import same_json
-from belote_ref.located import Located
-from belote_ref.predicates import predicate_holds
-from belote_ref.resources import data_dir
-from belote_ref.rules import Ruleset
+from belote_ref.core.cache import cached_json
+from belote_ref.core.cards import parse_card
+from belote_ref.core.errors import Diagnostic
+from belote_ref.core.jsonlines import same_json
+from belote_ref.core.located import Located
+from belote_ref.core.resources import data_dir
+from belote_ref.core.yamlsource import read_yaml
+from belote_ref.rules.predicates import predicate_holds
+from belote_ref.rules.ruleset import Ruleset, find_ruleset
 
 if TYPE_CHECKING:
     import jsonschema
@@ -129,7 +132,6 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 def load_fixture(path: Path) -> tuple[Fixture | None, list[Diagnostic]]:
     """Read and schema-check one fixture file; returns it (or None) and its diagnostics."""
-    from belote_ref.yamlsource import read_yaml
 
     located, diagnostics = read_yaml(path)
     if located is None or diagnostics:
@@ -162,14 +164,13 @@ class CorpusReport:
 def load_corpus_report(root: Path | None = None) -> CorpusReport:
     """Every fixture under ``root`` (the shipped fixtures by default), and the files that failed to
     load with their diagnostics (cached by folder in the process, and on disk keyed by the files'
-    content: see :mod:`belote_ref.cache`). The fixtures read back from the disk cache carry no
+    content: see :mod:`belote_ref.core.cache`). The fixtures read back from the disk cache carry no
     positions (``located`` is None)."""
     return _load_corpus_report(root or fixtures_dir())
 
 
 @cache
 def _load_corpus_report(root: Path) -> CorpusReport:
-    from belote_ref.cache import cached_json
 
     paths = list(iter_fixture_paths(root))
     names = [path.relative_to(root).as_posix() for path in paths]
@@ -234,8 +235,6 @@ def _sorted_cards(tokens: Any) -> Any:
     if not isinstance(tokens, list):
         return tokens
     try:
-        from belote_ref.cards import parse_card
-
         return sorted((str(t) for t in tokens), key=lambda t: int(parse_card(t)))
     except Exception:
         return tokens
@@ -266,7 +265,7 @@ def canonical_result(kind: str, result: Any) -> Any:
 def compare_results(kind: str, expected: Any, got: Any) -> list[str]:
     """The differences between an expected and an actual result, in words (empty when equal).
 
-    Values compare as JSON (:func:`~belote_ref.jsonlines.same_json`): ``81.0`` or ``true`` where
+    Values compare as JSON (:func:`~belote_ref.core.jsonlines.same_json`): ``81.0`` or ``true`` where
     the protocol's integer ``81`` or ``1`` is expected is a difference, though Python's ``==``
     would take them as equal.
     """
@@ -303,9 +302,8 @@ def branch_ruleset(fixture: Fixture, index: int, base: Ruleset | None = None) ->
     """A ruleset under which ``expect[index]`` of ``fixture`` applies: ``base`` (classic by default)
     with the values of ``applies_to`` and of the branch's ``when`` (the first ``one_of`` option).
 
-    Raises :class:`~belote_ref.errors.RulesetError` when those values are not allowed.
+    Raises :class:`~belote_ref.core.errors.RulesetError` when those values are not allowed.
     """
-    from belote_ref.rules import find_ruleset
 
     base = base or find_ruleset("classic")
     params = dict(base.params)

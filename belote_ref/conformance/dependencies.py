@@ -17,9 +17,10 @@ from typing import Any
 
 from belote_ref.conformance.branches import assignments
 from belote_ref.conformance.corpus import AUCTION_PARAMETER, Fixture, canonical_result
-from belote_ref.errors import BeloteRefError
-from belote_ref.registry import Registry, load_registry
-from belote_ref.rules import Ruleset
+from belote_ref.core.errors import BeloteRefError
+from belote_ref.protocol.serve import run_case
+from belote_ref.rules.registry import Registry, load_registry
+from belote_ref.rules.ruleset import Ruleset
 
 __all__ = ["dependencies_of", "undeclared_dependencies"]
 
@@ -45,7 +46,6 @@ def _variant(base: Ruleset, parameter_id: str, value: Any) -> Ruleset | None:
 
 
 def _answer(rules: Ruleset, fixture: Fixture) -> Any:
-    from belote_ref.protocol import run_case
 
     try:
         return canonical_result(fixture.kind, run_case(rules, fixture.kind, fixture.given))

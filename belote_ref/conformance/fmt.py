@@ -11,6 +11,9 @@ from typing import Any
 
 import yaml
 
+from belote_ref.core.cards import parse_card
+from belote_ref.core.errors import NotationError
+
 __all__ = ["HEADER_ORDER", "format_fixture"]
 
 HEADER_ORDER = ("id", "kind", "title", "title_fr", "rules", "depends_on", "source", "provenance", "normative",
@@ -61,8 +64,6 @@ _Dumper.add_representer(str, _represent_str)
 
 
 def _card_key(token: Any) -> Any:
-    from belote_ref.cards import parse_card
-    from belote_ref.errors import NotationError
 
     try:
         return (0, int(parse_card(str(token))))

@@ -85,10 +85,10 @@ from belote_ref.conformance.fuzz_shrink import (
     shrink,
 )
 from belote_ref.conformance.runner import Case, CaseResult, RunOptions, run_cases
-from belote_ref.errors import BeloteRefError, InternalError
-from belote_ref.protocol import KINDS
-from belote_ref.registry import load_registry
-from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
+from belote_ref.core.errors import BeloteRefError, InternalError
+from belote_ref.protocol.serve import KINDS
+from belote_ref.rules.registry import load_registry
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
 __all__ = ["FuzzError", "FuzzOptions", "FuzzOutcome", "fuzz"]
 

@@ -11,7 +11,7 @@ wrong most, come up often; a ``legal_plays`` hand is sometimes all trumps. Hands
 ``announcements`` are random, or built around a run of one suit or a rank held four times.
 ``score``, ``match`` and ``play`` come from whole random legal deals played the short way
 (:class:`PlayedDeal`: four random hands, a random contract, no auction), ``replay`` from whole
-random deals with their auction (:func:`belote_ref.simulate.random_deal`), each played under the
+random deals with their auction (:func:`belote_ref.engine.simulate.random_deal`), each played under the
 situation's ruleset, so that their tricks, belote and declarations are consistent. Auctions are
 random call sequences: mostly legal calls, sometimes any call at all (an illegal one, or one after
 the auction ended). Decks for ``deal`` are random orders, with or without a taker. A ``score``,
@@ -25,15 +25,16 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from belote_ref.announcements import KINDS as ANNOUNCEMENT_KINDS
-from belote_ref.announcements import combinations
-from belote_ref.bids import is_bidding, run_bid_auction
-from belote_ref.cards import CARDS, CardSet, Seat
-from belote_ref.deal import Phase, run_auction
-from belote_ref.errors import BeloteRefError
-from belote_ref.play import Trick, legal_mask, trick_winner
-from belote_ref.simulate import BELOTE_PROBABILITY, random_deal, shuffle
-from belote_ref.simulate import _may_hold_combination as may_hold_combination
+from belote_ref.core.cards import CARDS, CardSet, Seat
+from belote_ref.core.errors import BeloteRefError
+from belote_ref.engine.announcements import KINDS as ANNOUNCEMENT_KINDS
+from belote_ref.engine.announcements import combinations
+from belote_ref.engine.bids.auction import is_bidding, run_bid_auction
+from belote_ref.engine.deal import Phase, run_auction
+from belote_ref.engine.play import Trick, legal_mask, trick_winner
+from belote_ref.engine.simulate import BELOTE_PROBABILITY, random_deal, shuffle
+from belote_ref.engine.simulate import _may_hold_combination as may_hold_combination
+from belote_ref.records.record import record_of
 
 __all__ = ["GENERATORS", "LEGAL_GENERATORS", "block_rng", "random_parameters", "score_given_of", "situation_rng"]
 
@@ -221,10 +222,10 @@ class PlayedDeal:
     (``score``, ``match``, ``play``), the deck is shuffled into four hands of 8 and a random seat
     takes a random contract of ``rules.trumps`` (the suits, and SA and TA where
     ``bidding.contracts`` allows them), without the deal in packets, the auction and the scoring
-    that :func:`~belote_ref.simulate.random_deal` does and that the reference answer does again;
-    the cards are then played as :func:`~belote_ref.simulate.random_deal` plays them (each drawn
-    uniformly from :func:`~belote_ref.play.legal_mask`), belote is announced by its holder with
-    :data:`~belote_ref.simulate.BELOTE_PROBABILITY`, and under ``announcements.enabled`` every seat
+    that :func:`~belote_ref.engine.simulate.random_deal` does and that the reference answer does again;
+    the cards are then played as :func:`~belote_ref.engine.simulate.random_deal` plays them (each drawn
+    uniformly from :func:`~belote_ref.engine.play.legal_mask`), belote is announced by its holder with
+    :data:`~belote_ref.engine.simulate.BELOTE_PROBABILITY`, and under ``announcements.enabled`` every seat
     declares every combination it holds. It takes a half (``classic``) to a third
     (``classic-annonces``) of the time of ``random_deal``, for situations drawn alike: nothing in
     these givens shows how the hands were dealt or how the auction went."""
@@ -316,7 +317,6 @@ def score_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
 
 
 def replay_given(rng: random.Random, rules: Any) -> dict[str, Any] | None:
-    from belote_ref.record import record_of
 
     state = _played_deal(rng, rules, allow_redeal=rng.random() < 0.1)
     if state is None:

@@ -16,7 +16,7 @@ from belote_ref.conformance.adapter import (
     SubprocessAdapter,
     open_adapter,
 )
-from belote_ref.errors import InternalError
+from belote_ref.core.errors import InternalError
 
 __all__ = ["KeptAdapter", "KeptSubprocessAdapter", "RunEncoder", "Workers", "close_adapter", "keep_adapter",
            "queue_report"]

@@ -9,18 +9,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from belote_ref import __version__
 from belote_ref.conformance.applicability import check_claims
+from belote_ref.conformance.fmt import format_fixture
 from belote_ref.conformance.fuzz import FuzzOptions, FuzzOutcome, fuzz
 from belote_ref.conformance.fuzz_shrink import compile_ruleset, departures_from_classic
-from belote_ref.protocol import KINDS
+from belote_ref.core.version import __version__
+from belote_ref.protocol.serve import KINDS
 
 __all__ = ["FuzzProgress", "report_lines", "run_from_cli", "summary_lines", "write_findings"]
 
 
 def write_findings(outcome: FuzzOutcome, folder: Path) -> None:
     """Write each finding's fixture as ``<folder>/<id>.yaml`` in the canonical format."""
-    from belote_ref.conformance.fmt import format_fixture
 
     if not outcome.findings:
         return

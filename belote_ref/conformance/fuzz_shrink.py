@@ -31,10 +31,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from belote_ref.conformance.corpus import canonical_result
-from belote_ref.errors import BeloteRefError
-from belote_ref.predicates import same_value
-from belote_ref.registry import load_registry
-from belote_ref.rules import Ruleset, find_ruleset, shipped_rulesets
+from belote_ref.core.errors import BeloteRefError
+from belote_ref.protocol.serve import run_case
+from belote_ref.rules.predicates import same_value
+from belote_ref.rules.registry import load_registry
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
 __all__ = ["Candidate", "answer_dependencies", "compile_ruleset", "finding_fixture", "reference_answer", "shape_of",
            "shrink", "simpler_givens"]
@@ -69,7 +70,6 @@ def compile_ruleset(params: Mapping[str, Any], ruleset_id: str = FUZZ_RULESET_ID
 
 def reference_answer(kind: str, given: Mapping[str, Any], rules: Ruleset) -> Any:
     """The reference engine's answer, in canonical order; raises BeloteRefError for a malformed given."""
-    from belote_ref.protocol import run_case
 
     return canonical_result(kind, run_case(rules, kind, given))
 

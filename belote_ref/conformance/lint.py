@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from belote_ref.cards import parse_card
 from belote_ref.conformance.corpus import Fixture, branch_ruleset, iter_fixture_paths, load_fixture
 from belote_ref.conformance.dependencies import undeclared_dependencies
 from belote_ref.conformance.fmt import format_fixture
-from belote_ref.errors import BeloteRefError, Diagnostic, InternalError, NotationError
-from belote_ref.registry import Registry, load_registry
+from belote_ref.conformance.runner import build_branch_cases, build_cases
+from belote_ref.core.cards import parse_card
+from belote_ref.core.errors import BeloteRefError, Diagnostic, InternalError, NotationError
+from belote_ref.rules.registry import Registry, load_registry
+from belote_ref.rules.ruleset import find_ruleset, shipped_rulesets
 
 __all__ = ["Coverage", "coverage", "lint"]
 
@@ -224,8 +226,6 @@ def coverage(fixtures: Iterable[Fixture]) -> Coverage:
     --every-branch``); a hand fixture counts only for the parameters in its ``rules``. Values with
     fewer than two hand fixtures are gaps.
     """
-    from belote_ref.conformance.runner import build_branch_cases, build_cases
-    from belote_ref.rules import find_ruleset, shipped_rulesets
 
     registry = load_registry()
     fixtures = list(fixtures)

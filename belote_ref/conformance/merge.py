@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
-from belote_ref.errors import BeloteRefError
+from belote_ref.core.errors import BeloteRefError
 
 __all__ = ["SAME_RUN_KEYS", "merge_reports"]
 
@@ -27,7 +27,7 @@ def merge_reports(reports: Sequence[tuple[str, Sequence[Mapping[str, Any]]]]) ->
     """The report of the whole run from ``(name, lines)`` of each shard's report (as
     :func:`~belote_ref.conformance.report.read_report` reads them).
 
-    Raises :class:`~belote_ref.errors.BeloteRefError` (code ``bad_report``) when the reports are
+    Raises :class:`~belote_ref.core.errors.BeloteRefError` (code ``bad_report``) when the reports are
     not shards of one run, or when a case (``id`` and ``ruleset``) is in two of them.
     """
     if not reports:

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from belote_ref import __version__
 from belote_ref.conformance.branches import BRANCH_RULESET_ID
+from belote_ref.conformance.corpus import load_corpus
 from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES, CaseResult
-from belote_ref.errors import BeloteRefError
+from belote_ref.core.errors import BeloteRefError
+from belote_ref.core.version import __version__
 
 __all__ = [
     "read_report",
@@ -264,8 +265,6 @@ def _given_of(case: Mapping[str, Any], header: Mapping[str, Any]) -> Mapping[str
     if isinstance(case.get("given"), Mapping):
         return case["given"]  # type: ignore[no-any-return]
     if not _GIVEN_LOOKUP:
-        from belote_ref.conformance.corpus import load_corpus
-
         _GIVEN_LOOKUP.update({fixture.id: fixture.given for fixture in load_corpus()})
     return _GIVEN_LOOKUP.get(case["id"])
 

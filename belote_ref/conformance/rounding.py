@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from belote_ref.conformance.corpus import Fixture
-    from belote_ref.rules import Ruleset
+    from belote_ref.rules.ruleset import Ruleset
 
 __all__ = ["ROUNDED_KINDS", "ROUNDINGS", "rounded_expectation"]
 

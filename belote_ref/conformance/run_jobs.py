@@ -16,6 +16,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from belote_ref.conformance.adapter import AdapterFailure, open_adapter
 from belote_ref.conformance.corpus import CorpusReport, load_corpus_report
 from belote_ref.conformance.runner import (
     Case,
@@ -25,8 +26,9 @@ from belote_ref.conformance.runner import (
     build_cases,
     run_cases,
 )
-from belote_ref.errors import InternalError
-from belote_ref.rules import Ruleset
+from belote_ref.core.errors import InternalError
+from belote_ref.records.shards import ordered_map
+from belote_ref.rules.ruleset import Ruleset, resolve_ruleset
 
 __all__ = ["CaseInputs", "RunShard", "build_run_cases", "run_sharded"]
 
@@ -45,7 +47,6 @@ class CaseInputs:
 
 def build_run_cases(inputs: CaseInputs) -> tuple[list[Ruleset], CorpusReport, list[Case]]:
     """The rulesets, the corpus and the cases of a run, in their order."""
-    from belote_ref.cli import resolve_ruleset
 
     search_path = tuple(Path(folder) for folder in inputs.rules_path)
     rulesets = [resolve_ruleset(reference, search_path) for reference in inputs.references]
@@ -75,7 +76,6 @@ ShardOutcome = tuple[Any, ...]
 
 def run_shard(shard: RunShard) -> ShardOutcome:
     """Run one range of the cases with an adapter of this process."""
-    from belote_ref.conformance.adapter import AdapterFailure, open_adapter
 
     _, _, cases = build_run_cases(shard.inputs)
     log = Path(shard.stderr_log) if shard.stderr_log else None
@@ -101,8 +101,6 @@ def run_sharded(inputs: CaseInputs, cases: Sequence[Case], impl: str | None, opt
 
     Raises :class:`~belote_ref.conformance.adapter.AdapterFailure` when an adapter cannot start.
     """
-    from belote_ref.conformance.adapter import AdapterFailure
-    from belote_ref.shards import ordered_map
 
     shards = [RunShard(inputs, impl, options, str(stderr_log) if stderr_log else None, start, stop)
               for start, stop in shard_ranges(len(cases), jobs)]

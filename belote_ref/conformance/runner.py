@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote_ref import __version__
 from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, SubprocessAdapter
 from belote_ref.conformance.applicability import Claims
 from belote_ref.conformance.branches import branch_cases_of
@@ -25,8 +24,9 @@ from belote_ref.conformance.corpus import AUCTION_KINDS, AUCTION_PARAMETER, Fixt
 from belote_ref.conformance.dependencies import dependencies_of
 from belote_ref.conformance.rounding import rounded_expectation
 from belote_ref.conformance.symmetry import variants
-from belote_ref.registry import load_registry
-from belote_ref.rules import Ruleset
+from belote_ref.core.version import __version__
+from belote_ref.rules.registry import load_registry
+from belote_ref.rules.ruleset import Ruleset
 
 __all__ = [
     "BAD_OUTCOMES",

@@ -12,9 +12,10 @@ from typing import Any
 
 from belote_ref.conformance.adapter import AdapterFailure, open_adapter
 from belote_ref.conformance.applicability import check_claims
+from belote_ref.conformance.corpus import compare_results
 from belote_ref.conformance.runner import check_hello, hello_message
-from belote_ref.protocol import KINDS
-from belote_ref.rules import find_ruleset
+from belote_ref.protocol.serve import KINDS
+from belote_ref.rules.ruleset import find_ruleset
 
 __all__ = ["smoke"]
 
@@ -112,7 +113,6 @@ def smoke(impl: str, timeout: float) -> tuple[bool, list[str]]:
             if problem:
                 lines.append(f"{kind}: {problem}")
                 return False, lines
-            from belote_ref.conformance.corpus import compare_results
 
             differences = compare_results(kind, expected, result)
             if differences:

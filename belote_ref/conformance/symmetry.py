@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from belote_ref.errors import InternalError
+from belote_ref.core.errors import InternalError
 
 __all__ = ["SUIT_PERMUTATIONS", "SYMMETRIC_KINDS", "permute_suits", "rotate_seats", "swap_suits", "variants"]
 

@@ -13,6 +13,8 @@ the HTML of cards and tables in ``templates/``; parameter titles and the labels 
 from the registry.
 
 MkDocs and Material for MkDocs are the optional extra ``docs`` (``pip install 'belote-ref[docs]'``).
+
+May import: :mod:`belote_ref.conformance` and every layer below it.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from belote_ref.errors import BeloteRefError
-from belote_ref.rules import Ruleset, load_ruleset
+from belote_ref.core.errors import BeloteRefError
+from belote_ref.rules.ruleset import Ruleset, load_ruleset
 from belote_ref.site.config import docs_dir_of, find_config
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.pages import Site, generate_pages
@@ -102,7 +102,7 @@ def build_site(
     ``rulesets`` are house-rule files published beside the shipped rulesets: a page, a printable
     rule sheet and a column of the comparison each.
 
-    Raises :class:`~belote_ref.errors.BeloteRefError` (code ``docs``) when the build fails, for example
+    Raises :class:`~belote_ref.core.errors.BeloteRefError` (code ``docs``) when the build fails, for example
     on a broken link or anchor in strict mode.
     """
     load_config = _import_mkdocs()

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from belote_ref.errors import BeloteRefError
-from belote_ref.resources import data_dir
+from belote_ref.core.errors import BeloteRefError
+from belote_ref.core.resources import data_dir
 
 __all__ = ["DEFAULT_CONFIG", "docs_dir_of", "find_config"]
 

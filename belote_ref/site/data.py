@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from belote_ref.conformance.corpus import Fixture, load_corpus, predicate_holds
-from belote_ref.errors import BeloteRefError
-from belote_ref.registry import Parameter, Registry, load_registry
-from belote_ref.rules import Ruleset, find_ruleset, iter_changes, shipped_rulesets
+from belote_ref.core.errors import BeloteRefError
+from belote_ref.rules.registry import Parameter, Registry, load_registry
+from belote_ref.rules.ruleset import Ruleset, find_ruleset, iter_changes, shipped_rulesets
 from belote_ref.site.reports import Report, load_reports
 
 # Topics group the registry's areas (their titles and introductions are in the locale files); an
@@ -98,7 +98,7 @@ def load_site_data(
 
     ``extra_rulesets`` (a club's house rules) get pages of their own beside the shipped rulesets.
     ``reports_dir`` holds the conformance reports (default: :func:`find_reports_dir`); a malformed
-    report raises :class:`~belote_ref.errors.BeloteRefError` (code ``docs``) naming its file and line.
+    report raises :class:`~belote_ref.core.errors.BeloteRefError` (code ``docs``) naming its file and line.
     """
     registry = load_registry()
     rulesets = [find_ruleset(ruleset_id) for ruleset_id in shipped_rulesets()]

@@ -1,6 +1,6 @@
 """The card diagram of a fixture's ``given``: a table seen from above, a hand, an auction, the tricks.
 
-The master of a trick is the reference engine's :func:`belote_ref.play.trick_winner`, asked under
+The master of a trick is the reference engine's :func:`belote_ref.engine.play.trick_winner`, asked under
 every card order the fixture's branches allow; it is marked only when they all agree."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Any
 
 from markupsafe import Markup
 
-from belote_ref.cards import Seat, Suit, parse_cards
 from belote_ref.conformance.corpus import Fixture
-from belote_ref.play import Trick, trick_winner
-from belote_ref.rules import Ruleset, find_ruleset
+from belote_ref.core.cards import Seat, Suit, parse_cards
+from belote_ref.engine.play import Trick, trick_winner
+from belote_ref.rules.ruleset import Ruleset, find_ruleset
 from belote_ref.site.cardhtml import (
     SUIT_SYMBOLS,
     also_given,
@@ -78,7 +78,7 @@ def _orders_ruleset(trump_order: tuple[str, ...], plain_order: tuple[str, ...]) 
 
 
 def _winner_index(cards: Sequence[str], trump: str, orders: Orders) -> int | None:
-    """The index of the card winning ``cards`` so far (the engine's :func:`~belote_ref.play.trick_winner`),
+    """The index of the card winning ``cards`` so far (the engine's :func:`~belote_ref.engine.play.trick_winner`),
     when every applicable card order agrees."""
     trick = Trick(Seat.N, tuple(parse_cards([c if len(c) == 2 else "T" + c[-1] for c in cards])))
     winners = {(trick_winner(_orders_ruleset(*order), Suit.parse(trump), trick) - Seat.N) & 3 for order in orders}

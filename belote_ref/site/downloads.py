@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from belote_ref.resources import data_dir
+from belote_ref.core.resources import data_dir
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import _lang_switch, code, md, rel
 from belote_ref.site.wording import t

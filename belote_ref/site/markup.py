@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from belote_ref.conformance.corpus import Fixture
-from belote_ref.registry import Parameter, load_registry
-from belote_ref.rules import Ruleset
+from belote_ref.rules.registry import Parameter, load_registry
+from belote_ref.rules.ruleset import Ruleset
 from belote_ref.site.cardhtml import card_html, rank_text
 from belote_ref.site.data import SiteData
 from belote_ref.site.wording import phrases, t

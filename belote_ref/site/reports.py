@@ -13,7 +13,7 @@ from typing import Any
 
 from belote_ref.conformance.report import read_report
 from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
-from belote_ref.errors import BeloteRefError
+from belote_ref.core.errors import BeloteRefError
 from belote_ref.site.config import find_config
 
 # The committed conformance reports of real implementations (``*.jsonl``), shown on the

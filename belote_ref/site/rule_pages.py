@@ -7,9 +7,9 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from belote_ref.predicates import same_value
-from belote_ref.registry import Parameter
-from belote_ref.rules import Ruleset
+from belote_ref.rules.predicates import same_value
+from belote_ref.rules.registry import Parameter
+from belote_ref.rules.ruleset import Ruleset
 from belote_ref.site.cardhtml import card_html
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import (

@@ -4,8 +4,8 @@ the print style sheet (``docs/stylesheets/extra.css``, ``@media print``) fits it
 
 from __future__ import annotations
 
-from belote_ref.predicates import same_value
-from belote_ref.rules import Ruleset
+from belote_ref.rules.predicates import same_value
+from belote_ref.rules.ruleset import Ruleset
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import label_of, md, rel, ruleset_title, search_boost
 from belote_ref.site.wording import t, topic_title

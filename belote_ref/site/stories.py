@@ -1,7 +1,7 @@
 """Each worked example told as a story, in the page's language, from the fixture's data: who dealt,
-who took and at what, each trick and who won it (the engine's :func:`~belote_ref.play.trick_winner`),
+who took and at what, each trick and who won it (the engine's :func:`~belote_ref.engine.play.trick_winner`),
 and for a scored deal the score sheet line by line with the rule behind each line (the engine's
-itemised :func:`~belote_ref.scoring.score_deal`, under the first shipped ruleset each answer holds
+itemised :func:`~belote_ref.engine.scoring.score_deal`, under the first shipped ruleset each answer holds
 for). The phrases are in the locale files (``story_*`` keys); the note a fixture's author wrote
 (English, or ``note_fr``) is shown beside it.
 """
@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from belote_ref.cards import Seat, Suit
 from belote_ref.conformance.corpus import Fixture
-from belote_ref.errors import BeloteRefError
-from belote_ref.play import Trick, trick_winner
-from belote_ref.protocol import _score_arguments
-from belote_ref.rules import Ruleset
-from belote_ref.scoring import score_deal
+from belote_ref.core.cards import Seat, Suit, parse_cards
+from belote_ref.core.errors import BeloteRefError
+from belote_ref.engine.play import Trick, trick_winner
+from belote_ref.engine.scoring import score_deal
+from belote_ref.protocol.serve import _score_arguments
+from belote_ref.rules.ruleset import Ruleset
 from belote_ref.site.cardhtml import card_html, cards_html, seat_letter, suit_html
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import code, fixture_page, md, param_page, rel, title_of
@@ -58,7 +58,6 @@ def _play_line(lang: str, leader: Seat, cards: Sequence[str]) -> str:
 
 
 def _winner(rules: Ruleset, trump: str, leader: Seat, cards: Sequence[str]) -> Seat | None:
-    from belote_ref.cards import parse_cards
 
     try:
         return trick_winner(rules, Suit.parse(trump), Trick(leader, tuple(parse_cards(list(cards)))))

@@ -15,7 +15,7 @@ from typing import Any
 # The working tree's engine, whether or not belote-ref is installed in this interpreter.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from belote_ref.protocol import answer, hello
+from belote_ref.protocol.serve import answer, hello
 
 __all__ = ["answer", "serve"]
 

@@ -42,7 +42,7 @@ from pathlib import Path
 # The working tree's engine, whether or not belote-ref is installed in this interpreter.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from belote_ref.protocol import answer
+from belote_ref.protocol.serve import answer
 
 
 def reply(data: object) -> None:

@@ -83,9 +83,9 @@ def legal_plays_eight_as_seven(message: dict[str, Any]) -> dict[str, Any] | None
 
 def trust_the_named_kind() -> None:
     """Make the engine take a declared run of one suit for the kind it is named, whatever its length."""
-    from belote_ref import announcements, scoring
-    from belote_ref.cards import CardSet
-    from belote_ref.errors import BeloteRefError
+    from belote_ref.engine import announcements, scoring
+    from belote_ref.core.cards import CardSet
+    from belote_ref.core.errors import BeloteRefError
 
     checked = announcements.make_combination
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from belote_ref.protocol import answer
+from belote_ref.protocol.serve import answer
 
 
 def write(data: bytes) -> None:

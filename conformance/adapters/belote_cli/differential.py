@@ -6,7 +6,7 @@ The corpus only reaches belote-cli's announcement comparison through deals where
 combination of every hand is declared (the engine declares them all itself), and few fixtures
 are like that. This tool plays seeded random deals with belote-ref's simulator under the house
 rule rulesets/belote-cli.yaml (every seat declares every combination, as belote-cli does),
-replays each one through the reference (``belote_ref.protocol.run_case``) and through this
+replays each one through the reference (``belote_ref.protocol.serve.run_case``) and through this
 adapter's ``kind_replay`` in the same process, and prints the deals where they disagree, grouped
 by the fields that differ and by the situation behind it; then it compares ``legal_plays`` and
 ``trick_winner`` on random positions. Needs belote-cli and belote-ref installed. README.md
@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from belote_ref.conformance.corpus import compare_results
-from belote_ref.deal import Phase
-from belote_ref.protocol import run_case
-from belote_ref.record import record_of
-from belote_ref.rules import load_ruleset
-from belote_ref.simulate import random_deals
+from belote_ref.engine.deal import Phase
+from belote_ref.protocol.serve import run_case
+from belote_ref.records.record import record_of
+from belote_ref.rules.ruleset import load_ruleset
+from belote_ref.engine.simulate import random_deals
 
 HERE = Path(__file__).resolve().parent
 _spec = importlib.util.spec_from_file_location("belote_cli_adapter", HERE / "adapter.py")

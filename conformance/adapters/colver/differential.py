@@ -3,7 +3,7 @@
     python conformance/adapters/colver/differential.py [--positions 50000] [--deals 20000] [--family-deals 5000] [--seed 5]
 
 Random trumps, leaders, partial tricks and hands; each position is answered by the reference
-(``belote_ref.protocol.run_case``) under the house rule rulesets/colver-play.yaml and by this
+(``belote_ref.protocol.serve.run_case``) under the house rule rulesets/colver-play.yaml and by this
 adapter in the same process. Then random legal deals of belote-ref's simulator under the same
 house rule are played through colver card by card (the adapter's ``play_through``, as the
 ``play`` kind does), and compared with the reference's ``play`` result: every turn's legal set,
@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from belote_ref.conformance.corpus import compare_results
-from belote_ref.deal import Phase
-from belote_ref.protocol import run_case
-from belote_ref.record import record_of
-from belote_ref.rules import Ruleset, load_ruleset
-from belote_ref.simulate import random_deals
+from belote_ref.engine.deal import Phase
+from belote_ref.protocol.serve import run_case
+from belote_ref.records.record import record_of
+from belote_ref.rules.ruleset import Ruleset, load_ruleset
+from belote_ref.engine.simulate import random_deals
 
 HERE = Path(__file__).resolve().parent
 _spec = importlib.util.spec_from_file_location("colver_adapter", HERE / "adapter.py")

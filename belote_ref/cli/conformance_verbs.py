@@ -1,0 +1,291 @@
+"""``belote-ref conformance`` and ``belote-ref fmt``: the corpus (lint, coverage, list, dump, fmt) and the
+runs against an implementation (run, fuzz, smoke, summary, merge)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from belote_ref.cli.options import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_OK,
+    command_line,
+    format_value,
+    search_path,
+)
+from belote_ref.conformance.adapter import AdapterFailure, open_adapter, terminate_on_sigterm
+from belote_ref.conformance.applicability import Claims, check_claims, departures
+from belote_ref.conformance.corpus import iter_fixture_paths, load_corpus
+from belote_ref.conformance.fmt import format_fixture
+from belote_ref.conformance.fuzz import FuzzOptions
+from belote_ref.conformance.fuzz_report import run_from_cli
+from belote_ref.conformance.lint import coverage, lint
+from belote_ref.conformance.merge import merge_reports
+from belote_ref.conformance.report import (
+    read_report,
+    render_departures,
+    render_failures,
+    render_not_applicable,
+    render_table,
+    report_lines,
+    summarize_changes,
+    write_junit,
+)
+from belote_ref.conformance.run_jobs import CaseInputs, build_run_cases, run_sharded
+from belote_ref.conformance.runner import BAD_OUTCOMES, RunOptions, run_cases
+from belote_ref.conformance.smoke import smoke
+from belote_ref.core.errors import BeloteRefError
+from belote_ref.core.yamlsource import read_yaml
+from belote_ref.protocol.serve import KINDS
+from belote_ref.rules.ruleset import Ruleset, resolve_ruleset, shipped_rulesets
+
+
+def cmd_conformance_lint(args: argparse.Namespace) -> int:
+    paths: list[Path] | None = None
+    if args.paths:
+        paths = []
+        for named in map(Path, args.paths):
+            found = list(iter_fixture_paths(named)) if named.is_dir() else [named]
+            if not found:
+                print(f"{named}: no fixture file (*.yaml) in this folder", file=sys.stderr)
+                return EXIT_FAILED
+            paths.extend(found)
+    count, problems = lint(paths)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"{count} fixture file(s): {len(problems)} problem(s)", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"{count} fixture file(s): no problem")
+    return EXIT_OK
+
+def cmd_conformance_coverage(args: argparse.Namespace) -> int:
+    fixtures = load_corpus()
+    report = coverage(fixtures)
+    if args.json:
+        print(json.dumps({"rows": [{"parameter": p, "value": v, "hand": h, "engine": e} for p, v, h, e in report.rows],
+                          "gaps": [{"parameter": p, "value": v, "hand": h} for p, v, h in report.gaps]}, indent=1))
+    else:
+        print(f"{'parameter':<44} {'value':<28} {'hand':>5} {'engine':>6}")
+        for parameter_id, value, hand, engine in report.rows:
+            flag = "  <- gap" if hand < 2 else ""
+            print(f"{parameter_id:<44} {format_value(value):<28} {hand:>5} {engine:>6}{flag}")
+        hand_count = sum(1 for f in fixtures if f.provenance == "hand")
+        if report.unexpressible:
+            print(f"\nnot expressible in protocol version 1 (no fixture possible): {', '.join(report.unexpressible)}")
+        print(f"\n{len(fixtures)} fixtures ({hand_count} hand, {len(fixtures) - hand_count} engine); "
+              f"{len(report.gaps)} gap(s) (values with fewer than two hand fixtures)")
+    return EXIT_FAILED if report.gaps and args.strict else EXIT_OK
+
+def _applicable(reference: str) -> tuple[Ruleset, list[tuple[Any, Any]]]:
+    ruleset = resolve_ruleset(reference)
+    cases = []
+    for fixture in load_corpus():
+        expected = fixture.expected(ruleset)
+        if expected is not None:
+            cases.append((fixture, expected))
+    return ruleset, cases
+
+def cmd_conformance_list(args: argparse.Namespace) -> int:
+    ruleset, cases = _applicable(args.ruleset)
+    for fixture, _ in cases:
+        print(f"{fixture.id:<58} {fixture.kind:<14} {fixture.provenance:<6} {fixture.data['title']}")
+    print(f"{len(cases)} case(s) apply to {ruleset.id}", file=sys.stderr)
+    return EXIT_OK
+
+def cmd_conformance_dump(args: argparse.Namespace) -> int:
+    ruleset, cases = _applicable(args.ruleset)
+    for fixture, expected in cases:
+        line = {"id": fixture.id, "kind": fixture.kind, "ruleset": ruleset.to_json(), "given": fixture.given,
+                "expected": expected, "rules": list(fixture.rules), "provenance": fixture.provenance,
+                "normative": fixture.normative}
+        print(json.dumps(line, ensure_ascii=False, separators=(",", ":")))
+    return EXIT_OK
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    paths = [Path(p) for p in args.paths] if args.paths else list(iter_fixture_paths())
+    changed = 0
+    for path in paths:
+        located, diagnostics = read_yaml(path)
+        if located is not None and not diagnostics and not isinstance(located.data, dict):
+            diagnostics = [located.diagnostic((), "expected a mapping of keys (a fixture)")]
+        if located is None or diagnostics:
+            for diagnostic in diagnostics:
+                print(diagnostic, file=sys.stderr)
+            return EXIT_BAD_INPUT
+        text = format_fixture(located.data)
+        if path.read_text(encoding="utf-8") != text:
+            changed += 1
+            if args.check:
+                print(f"{path}: not in canonical format", file=sys.stderr)
+            else:
+                path.write_text(text, encoding="utf-8")
+    verb = "would change" if args.check else "changed"
+    print(f"{len(paths)} file(s), {changed} {verb}")
+    return EXIT_FAILED if args.check and changed else EXIT_OK
+
+class _Progress:
+    """A progress bar on a terminal; a plain line every tenth of the run otherwise."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.bad = 0
+        self.last_tenth = -1
+
+    def __call__(self, done: int, total: int, result: Any) -> None:
+        self.bad += result.outcome in BAD_OUTCOMES
+        if self.tty:
+            filled = int(30 * done / total)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} cases, {self.bad} bad")
+            if done == total:
+                self.stream.write("\n")
+            self.stream.flush()
+            return
+        tenth = 10 * done // total
+        if tenth != self.last_tenth and (tenth > self.last_tenth or done == total):
+            self.last_tenth = tenth
+            print(f"{done}/{total} cases, {self.bad} bad", file=self.stream, flush=True)
+
+def _read_expected_failures(path: str | None) -> frozenset[str]:
+    if not path:
+        return frozenset()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise BeloteRefError(f"{path}: cannot read: {error.strerror}", code="io") from None
+    keys = set()
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            keys.add(" ".join(line.split()))
+    return frozenset(keys)
+
+def cmd_conformance_run(args: argparse.Namespace) -> int:
+    references = args.ruleset or list(shipped_rulesets())
+    fixtures_folder = _fixtures_folder(args.fixtures)
+    inputs = CaseInputs(tuple(references), tuple(args.rules_path or ()),
+                        str(fixtures_folder) if fixtures_folder else None, tuple(args.kind or ()), args.id or "",
+                        args.every_branch)
+    rulesets, corpus, cases = build_run_cases(inputs)
+    ruleset_refs = {ruleset.id: reference for ruleset, reference in zip(rulesets, references, strict=True)}
+    for _, diagnostics in corpus.failures:
+        for diagnostic in diagnostics:
+            print(diagnostic, file=sys.stderr)
+    if corpus.failures:
+        print(f"{len(corpus.failures)} fixture file(s) could not be loaded", file=sys.stderr)
+    if not cases:
+        print("no case matches the filters", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    options = RunOptions(timeout=args.timeout, per_case=args.per_case, give_up_after=args.give_up_after,
+                         expected_failures=_read_expected_failures(args.expected_failures))
+    stderr_log = Path(f"{args.report}.stderr") if args.report else None
+    if stderr_log is not None:
+        stderr_log.unlink(missing_ok=True)
+    warnings: list[str] = []
+
+    def warn_about_claims(hello: dict[str, Any]) -> None:
+        warnings.extend(check_claims(hello, KINDS))
+        for warning in warnings:
+            print(f"warning: hello: {warning}", file=sys.stderr)
+
+    try:
+        with terminate_on_sigterm():
+            if args.jobs > 1:
+                hello, results = run_sharded(inputs, cases, args.impl, options, stderr_log, args.jobs,
+                                             progress=_Progress(sys.stderr), on_hello=warn_about_claims)
+            else:
+                hello, results = run_cases(lambda: open_adapter(args.impl, args.timeout, stderr_log), cases,
+                                           options, progress=_Progress(sys.stderr), on_hello=warn_about_claims)
+    except AdapterFailure as failure:
+        print(f"error: the implementation could not start: {failure.reason}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    claims = Claims.from_hello(hello)
+    declares_parameters = bool((hello.get("supports") or {}).get("parameters"))
+    lines = report_lines(hello, results, command_line(args), impl=args.impl,
+                         fixtures=args.fixtures, ruleset_refs=ruleset_refs, warnings=warnings,
+                         departures=departures(claims) if declares_parameters else None)
+    implementation = hello.get("implementation") or {}
+    print(f"{implementation.get('name')} {implementation.get('version', '')} against belote-ref's corpus "
+          f"({len(cases)} cases)")
+    _print_report(lines)
+    if args.report:
+        Path(args.report).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
+                                     encoding="utf-8")
+    if args.junit:
+        write_junit(lines, args.junit)
+    if args.baseline:
+        print("\nchanges since the baseline:")
+        print(summarize_changes(lines, read_report(args.baseline)))
+    if corpus.failures:
+        # Every case may pass and still the corpus was not run whole.
+        print(f"\n{len(corpus.failures)} fixture file(s) could not be loaded", file=sys.stderr)
+        return EXIT_FAILED
+    return _run_status(lines)
+
+def _fixtures_folder(folder: str | None) -> Path | None:
+    """The folder of ``--fixtures`` (None: the shipped corpus); a usage error when it is not a folder."""
+
+    if folder is None:
+        return None
+    path = Path(folder)
+    if not path.is_dir():
+        raise BeloteRefError(f"--fixtures {folder}: not a folder", code="usage")
+    return path.resolve()
+
+def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
+    rulesets = tuple(
+        (r.id, dict(r.params)) for r in (resolve_ruleset(ref, search_path(args)) for ref in args.ruleset or ())
+    )
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    options = FuzzOptions(impl=args.impl, rulesets=rulesets, kinds=tuple(args.kind or ()),
+                          budget=None if args.time else (args.budget or 2000), seconds=args.time, seed=seed,
+                          jobs=args.jobs, timeout=args.timeout)
+    with terminate_on_sigterm():
+        return run_from_cli(options, Path(args.out), Path(args.report) if args.report else None,
+                            command_line(args))
+
+def _print_report(lines: list[dict[str, Any]]) -> None:
+    print(render_table(lines))
+    for section in (render_not_applicable(lines), render_departures(lines[0]), render_failures(lines)):
+        if section:
+            print()
+            print(section)
+
+def _run_status(lines: list[dict[str, Any]]) -> int:
+    footer: dict[str, Any] = lines[-1] if lines and lines[-1].get("type") == "footer" else {"ok": False}
+    sent = sum(count for outcome, count in (footer.get("counts") or {}).items() if outcome != "n/a")
+    if footer.get("ok") and not sent:
+        print("no case was sent: the adapter's hello claims none of them (see the reasons above)", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK if footer.get("ok") else EXIT_FAILED
+
+def cmd_conformance_summary(args: argparse.Namespace) -> int:
+    lines = read_report(args.report)
+    if args.baseline:
+        print(summarize_changes(lines, read_report(args.baseline)))
+    else:
+        adapter = lines[0].get("adapter") or {}
+        print(f"{adapter.get('name')} {adapter.get('version', '')}: {lines[0].get('command', '')}")
+        _print_report(lines)
+    return _run_status(lines)
+
+def cmd_conformance_merge(args: argparse.Namespace) -> int:
+    lines = merge_reports([(path, read_report(path)) for path in args.reports])
+    Path(args.out).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    adapter = lines[0].get("adapter") or {}
+    print(f"{adapter.get('name')} {adapter.get('version', '')}: {len(args.reports)} report(s) merged into {args.out} "
+          f"({len(lines) - 2} cases)")
+    _print_report(lines)
+    return _run_status(lines)
+
+def cmd_conformance_smoke(args: argparse.Namespace) -> int:
+    ok, lines = smoke(args.impl, args.timeout)
+    for line in lines:
+        print(line)
+    return EXIT_OK if ok else EXIT_FAILED

@@ -1,0 +1,141 @@
+"""A match: running totals over deals, the litige pot carried between deals, and the end rules.
+
+The end of a match follows the ``game.*`` parameters:
+
+- ``game.end: points``: after each deal, a team whose total reaches (``game.win_when: reach``)
+  or passes (``exceed``) ``game.target_points`` wins. When both do on the same deal,
+  ``game.simultaneous_finish`` decides (the higher total, a draw, or the team that took that
+  deal); equal totals then follow ``game.exact_tie`` (play on, or a draw). With
+  ``game.no_win_on_capot_with_belote`` a team swept on a deal cannot win on that deal (its
+  only points were its belote).
+- ``game.end: deals``: after ``game.deal_limit`` deals (passed-out deals count only with
+  ``game.count_passed_deals``) the higher total wins; equal totals follow ``game.exact_tie``.
+
+The final deal is scored with ``final_deal=True`` (``scoring.rounding.final_deal_exact``,
+``scoring.litige.on_final_deal``): in a match to points, a deal is final when, scored so, it
+ends the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from belote_ref.core.cards import Seat, Suit, Team, Trump
+from belote_ref.core.errors import MatchOverError
+from belote_ref.engine.announcements import Declaration
+from belote_ref.engine.bids.auction import Bid
+from belote_ref.engine.play import Trick
+from belote_ref.engine.scoring import Belote, DealScore, final_deal_matters, score_deal
+from belote_ref.rules.ruleset import Ruleset
+
+__all__ = ["Match"]
+
+_TEAMS = (Team.NS, Team.EW)
+
+
+@dataclass
+class Match:
+    """Running totals of a match under ``rules``. Feed it deals with :meth:`play_deal`."""
+
+    rules: Ruleset
+    totals: dict[Team, int] = field(default_factory=lambda: {Team.NS: 0, Team.EW: 0})
+    pot: int = 0
+    deals_counted: int = 0
+    history: list[dict[Team, int]] = field(default_factory=list)
+    scores: list[DealScore] = field(default_factory=list)
+    ended: bool = False
+    winner: Team | None = None
+
+    # Deliberate copy: score_deal's keywords, which it passes on, minus those the match supplies (pot, final_deal).
+    def play_deal(
+        self,
+        *,
+        dealer: Seat,
+        taker: Seat,
+        trump: Suit | Trump,
+        tricks: Sequence[Trick],
+        belote: Belote,
+        announcements: Sequence[Declaration] = (),
+        bid: Bid | None = None,
+    ) -> DealScore:
+        """Score one played deal with the pot carried in, add it to the totals, apply the end rules.
+
+        ``trump`` and ``belote`` are as for :func:`~belote_ref.engine.scoring.score_deal` (a suit, SA or
+        TA; at TA a mapping suit -> seat of the belotes). Returns the deal's
+        :class:`~belote_ref.engine.scoring.DealScore`. Raises
+        :class:`~belote_ref.core.errors.MatchOverError` when the match is over, and
+        :class:`~belote_ref.core.errors.InconsistentDealError` when the deal is inconsistent (see
+        :func:`~belote_ref.engine.scoring.score_deal`). In the bidding family (``bidding.auction: bids``)
+        ``bid`` is the deal's contract value and multiplier.
+        """
+        if self.ended:
+            raise MatchOverError("the match is over")
+
+        def score(final: bool) -> DealScore:
+            return score_deal(self.rules, dealer=dealer, taker=taker, trump=trump, tricks=tricks, belote=belote,
+                              announcements=announcements, pot=self.pot, final_deal=final, bid=bid)
+
+        counted = self.deals_counted + 1
+        if self.rules.game.end == "deals":
+            result = score(counted >= self.rules.game.deal_limit)
+            ended, winner = self._outcome(result, taker, counted)
+        else:
+            # The deal is final when, scored as the final deal, it ends the match.
+            result = score(True)
+            ended, winner = self._outcome(result, taker, counted)
+            if not ended and final_deal_matters(self.rules, result):
+                result = score(False)
+                ended, winner = self._outcome(result, taker, counted)
+        self.deals_counted = counted
+        for team in _TEAMS:
+            self.totals[team] += result.deal_score[team]
+        self.pot = result.pot
+        self.history.append(dict(self.totals))
+        self.scores.append(result)
+        self.ended, self.winner = ended, winner
+        return result
+
+    def pass_deal(self) -> None:
+        """A deal passed out by everyone: it counts toward ``game.deal_limit`` only with
+        ``game.count_passed_deals``, and may then end a match played to a number of deals.
+
+        Raises :class:`~belote_ref.core.errors.MatchOverError` when the match is over."""
+        if self.ended:
+            raise MatchOverError("the match is over")
+        if self.rules.game.count_passed_deals:
+            self.deals_counted += 1
+            if self.rules.game.end == "deals" and self.deals_counted >= self.rules.game.deal_limit:
+                self.ended, self.winner = self._by_totals(self.totals)
+
+    def _by_totals(self, totals: dict[Team, int]) -> tuple[bool, Team | None]:
+        if totals[Team.NS] != totals[Team.EW]:
+            return True, max(_TEAMS, key=lambda team: totals[team])
+        if self.rules.game.exact_tie == "draw":
+            return True, None
+        return False, None
+
+    def _outcome(self, result: DealScore, taker: Seat, counted: int) -> tuple[bool, Team | None]:
+        """Whether the match ends after ``result`` is added, and who wins (None: a draw)."""
+        totals = {team: self.totals[team] + result.deal_score[team] for team in _TEAMS}
+        if self.rules.game.end == "deals":
+            if counted < self.rules.game.deal_limit:
+                return False, None
+            return self._by_totals(totals)
+        target = self.rules.game.target_points
+        if self.rules.game.win_when == "reach":
+            reached = [team for team in _TEAMS if totals[team] >= target]
+        else:
+            reached = [team for team in _TEAMS if totals[team] > target]
+        if self.rules.game.no_win_on_capot_with_belote and result.capot is not None:
+            reached = [team for team in reached if team is result.capot]
+        if not reached:
+            return False, None
+        if len(reached) == 1:
+            return True, reached[0]
+        rule = self.rules.game.simultaneous_finish
+        if rule == "draw":
+            return True, None
+        if rule == "last_taker":
+            return True, taker.team
+        return self._by_totals(totals)
