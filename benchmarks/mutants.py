@@ -95,8 +95,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "belote_ref"
-ENGINE_MODULES = ("play.py", "playtables.py", "scoring.py", "bid_scoring.py", "announcements.py", "deal.py",
-                  "bids.py", "match.py", "bid_deal.py", "dealing.py")
+ENGINE_MODULES = ("engine/play.py", "rules/playtables.py", "engine/scoring.py", "engine/bids/scoring.py",
+                  "engine/announcements.py", "engine/deal.py", "engine/bids/auction.py", "engine/match.py",
+                  "engine/bids/deal.py", "engine/dealing.py")
 
 COMPARISON_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
@@ -418,10 +419,10 @@ def self_check(workspace: Workspace, timeout: float) -> None:
     print(f"self-check: the unparsed, unmutated copy {unmutated['outcome']} ({unmutated['seconds']} s)")
     if unmutated["outcome"] != "survived":
         raise SystemExit(f"mutants: the unmutated copy fails the corpus: {unmutated}")
-    original = (PACKAGE / "play.py").read_text(encoding="utf-8")
-    workspace.write("play.py", original + "\nraise SystemExit('a mutant that breaks everything')\n")
+    original = (PACKAGE / "engine/play.py").read_text(encoding="utf-8")
+    workspace.write("engine/play.py", original + "\nraise SystemExit('a mutant that breaks everything')\n")
     broken = corpus_verdict(workspace, timeout, early=1.0)
-    workspace.restore("play.py")
+    workspace.restore("engine/play.py")
     print(f"self-check: a mutant that breaks the engine at import is {broken['outcome']} ({broken.get('how')})")
     if broken["outcome"] != "killed":
         raise SystemExit("mutants: a broken engine was not killed: the adapter does not run the copy")

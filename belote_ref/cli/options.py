@@ -11,7 +11,7 @@ import shlex
 from pathlib import Path
 
 from belote_ref.core.errors import BeloteRefError
-from belote_ref.protocol.hello import KINDS
+from belote_ref.protocol.kinds import KINDS
 
 TYPE_CHECKING = False  # `typing` is not imported at run time, for the start-up of `--help`
 if TYPE_CHECKING:

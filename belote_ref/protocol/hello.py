@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from belote_ref.core.jsonlines import MAX_LINE_BYTES, JsonLineError, decode_json_line
 from belote_ref.core.resources import data_dir
 from belote_ref.core.version import __version__
+from belote_ref.protocol.kinds import KINDS, PROTOCOL_VERSION
 from belote_ref.rules.registry_data import CLOSED_TYPES, cached_registry_data
 
 TYPE_CHECKING = False  # typing is not imported at run time: see belote_ref.core.frozen
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = ["KINDS", "PROTOCOL_VERSION", "encode_reply", "hello_reply", "reply_to_first_hello"]
 
-PROTOCOL_VERSION = 3
-KINDS = ("deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match", "play")
 
 
 def hello_reply(registry_data: Any) -> dict[str, Any]:
