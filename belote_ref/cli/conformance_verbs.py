@@ -64,6 +64,7 @@ def cmd_conformance_lint(args: argparse.Namespace) -> int:
     print(f"{count} fixture file(s): no problem")
     return EXIT_OK
 
+
 def cmd_conformance_coverage(args: argparse.Namespace) -> int:
     fixtures = load_corpus()
     report = coverage(fixtures)
@@ -82,6 +83,7 @@ def cmd_conformance_coverage(args: argparse.Namespace) -> int:
               f"{len(report.gaps)} gap(s) (values with fewer than two hand fixtures)")
     return EXIT_FAILED if report.gaps and args.strict else EXIT_OK
 
+
 def _applicable(reference: str) -> tuple[Ruleset, list[tuple[Any, Any]]]:
     ruleset = resolve_ruleset(reference)
     cases = []
@@ -91,12 +93,14 @@ def _applicable(reference: str) -> tuple[Ruleset, list[tuple[Any, Any]]]:
             cases.append((fixture, expected))
     return ruleset, cases
 
+
 def cmd_conformance_list(args: argparse.Namespace) -> int:
     ruleset, cases = _applicable(args.ruleset)
     for fixture, _ in cases:
         print(f"{fixture.id:<58} {fixture.kind:<14} {fixture.provenance:<6} {fixture.data['title']}")
     print(f"{len(cases)} case(s) apply to {ruleset.id}", file=sys.stderr)
     return EXIT_OK
+
 
 def cmd_conformance_dump(args: argparse.Namespace) -> int:
     ruleset, cases = _applicable(args.ruleset)
@@ -106,6 +110,7 @@ def cmd_conformance_dump(args: argparse.Namespace) -> int:
                 "normative": fixture.normative}
         print(json.dumps(line, ensure_ascii=False, separators=(",", ":")))
     return EXIT_OK
+
 
 def cmd_fmt(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.paths] if args.paths else list(iter_fixture_paths())
@@ -128,6 +133,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     verb = "would change" if args.check else "changed"
     print(f"{len(paths)} file(s), {changed} {verb}")
     return EXIT_FAILED if args.check and changed else EXIT_OK
+
 
 class _Progress:
     """A progress bar on a terminal; a plain line every tenth of the run otherwise."""
@@ -152,6 +158,7 @@ class _Progress:
             self.last_tenth = tenth
             print(f"{done}/{total} cases, {self.bad} bad", file=self.stream, flush=True)
 
+
 def _read_expected_failures(path: str | None) -> frozenset[str]:
     if not path:
         return frozenset()
@@ -165,6 +172,7 @@ def _read_expected_failures(path: str | None) -> frozenset[str]:
         if line:
             keys.add(" ".join(line.split()))
     return frozenset(keys)
+
 
 def cmd_conformance_run(args: argparse.Namespace) -> int:
     references = args.ruleset or list(shipped_rulesets())
@@ -228,6 +236,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     return _run_status(lines)
 
+
 def _fixtures_folder(folder: str | None) -> Path | None:
     """The folder of ``--fixtures`` (None: the shipped corpus); a usage error when it is not a folder."""
 
@@ -237,6 +246,7 @@ def _fixtures_folder(folder: str | None) -> Path | None:
     if not path.is_dir():
         raise BeloteRefError(f"--fixtures {folder}: not a folder", code="usage")
     return path.resolve()
+
 
 def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
     rulesets = tuple(
@@ -250,12 +260,14 @@ def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
         return run_from_cli(options, Path(args.out), Path(args.report) if args.report else None,
                             command_line(args))
 
+
 def _print_report(lines: list[dict[str, Any]]) -> None:
     print(render_table(lines))
     for section in (render_not_applicable(lines), render_departures(lines[0]), render_failures(lines)):
         if section:
             print()
             print(section)
+
 
 def _run_status(lines: list[dict[str, Any]]) -> int:
     footer: dict[str, Any] = lines[-1] if lines and lines[-1].get("type") == "footer" else {"ok": False}
@@ -264,6 +276,7 @@ def _run_status(lines: list[dict[str, Any]]) -> int:
         print("no case was sent: the adapter's hello claims none of them (see the reasons above)", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK if footer.get("ok") else EXIT_FAILED
+
 
 def cmd_conformance_summary(args: argparse.Namespace) -> int:
     lines = read_report(args.report)
@@ -275,6 +288,7 @@ def cmd_conformance_summary(args: argparse.Namespace) -> int:
         _print_report(lines)
     return _run_status(lines)
 
+
 def cmd_conformance_merge(args: argparse.Namespace) -> int:
     lines = merge_reports([(path, read_report(path)) for path in args.reports])
     Path(args.out).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
@@ -283,6 +297,7 @@ def cmd_conformance_merge(args: argparse.Namespace) -> int:
           f"({len(lines) - 2} cases)")
     _print_report(lines)
     return _run_status(lines)
+
 
 def cmd_conformance_smoke(args: argparse.Namespace) -> int:
     ok, lines = smoke(args.impl, args.timeout)

@@ -24,6 +24,7 @@ def cmd_docs_build(args: argparse.Namespace) -> int:
     print(f"{result.pages} generated pages; site built in {result.seconds:.1f} s into {result.site_dir}")
     return EXIT_OK
 
+
 def cmd_docs_serve(args: argparse.Namespace) -> int:
     serve_site(config_file=args.config, dev_addr=args.dev_addr, rulesets=args.ruleset or ())
     return EXIT_OK

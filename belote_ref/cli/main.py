@@ -247,6 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     docs_serve.set_defaults(handler="cmd_docs_serve")
     return parser
 
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()

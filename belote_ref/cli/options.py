@@ -26,30 +26,37 @@ def search_path(args: argparse.Namespace) -> tuple[Path, ...]:
     """The folders of ``--rules-path``, where a ruleset's ``extends`` may also name a file."""
     return tuple(Path(folder) for folder in args.rules_path or ())
 
+
 def add_rules_path_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules-path", action="append", metavar="DIR",
                         help="repeatable: a folder where `extends` may name a file (besides the extending file's own)")
 
+
 def add_impl_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--impl", metavar="CMD", help="the adapter command, or python:module:factory "
                         "(default: the reference engine, `belote-ref serve`, as a subprocess)")
+
 
 def format_value(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)
 
+
 def english_title(ruleset: Ruleset) -> str:
     return ruleset.title.get("en") or ruleset.id
 
+
 def usage_error(message: str) -> Exception:
     return BeloteRefError(message, code="usage")
+
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line: ``belote-ref run: error: ...``, exit 2."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
 
 def seconds(text: str) -> float:
     """A positive, finite number of seconds."""
@@ -61,6 +68,7 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0; found {text!r}")
     return value
 
+
 def whole_number(text: str, minimum: int) -> int:
     try:
         value = int(text)
@@ -70,13 +78,16 @@ def whole_number(text: str, minimum: int) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}; found {text!r}")
     return value
 
+
 def count(text: str) -> int:
     """A whole number >= 1."""
     return whole_number(text, 1)
 
+
 def count_or_zero(text: str) -> int:
     """A whole number >= 0."""
     return whole_number(text, 0)
+
 
 def kind(text: str) -> str:
     """A protocol kind."""
@@ -85,12 +96,14 @@ def kind(text: str) -> str:
         raise argparse.ArgumentTypeError(f"unknown kind {text!r}; expected one of {', '.join(KINDS)}")
     return text
 
+
 def shard_count(text: str) -> int:
     """A number of jobs, 1 to 64."""
     value = count(text)
     if value > 64:
         raise argparse.ArgumentTypeError(f"expected at most 64 jobs; found {text!r}")
     return value
+
 
 def command_line(args: argparse.Namespace) -> str:
     """The command as a user would type it again: the program's name, not the path it was run from."""

@@ -71,6 +71,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(summary, file=sys.stderr)
     return EXIT_OK
 
+
 def cmd_replay(args: argparse.Namespace) -> int:
     house_rules = {ruleset.id: ruleset for ruleset in (resolve_ruleset(reference, search_path(args))
                                                        for reference in args.ruleset or ())}
@@ -105,6 +106,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if counts["bad"]:
         return EXIT_BAD_INPUT if unreadable else EXIT_FAILED
     return EXIT_OK
+
 
 def _replay_verdicts(path: str, args: argparse.Namespace,
                      house_rules: dict[str, Ruleset]) -> Iterator[tuple[str, bool, list[str], Any]]:

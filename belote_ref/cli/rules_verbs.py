@@ -43,6 +43,7 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
         print(f"{row['id']:<18} {row['parent'] or '-':<10} {row['changes_from_classic']:>7}  {row['title']}")
     return EXIT_OK
 
+
 def cmd_rules_show(args: argparse.Namespace) -> int:
     ruleset = resolve_ruleset(args.ruleset, search_path(args))
     if args.json:
@@ -65,6 +66,7 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
             print(f" {marker} {pid} = {format_value(ruleset[pid])}" + (f"  · {label}" if label else "") + idle)
     return EXIT_OK
 
+
 def cmd_rules_validate(args: argparse.Namespace) -> int:
     status = EXIT_OK
     for path in args.paths:
@@ -77,6 +79,7 @@ def cmd_rules_validate(args: argparse.Namespace) -> int:
         else:
             print(f"{path}: ok ({ruleset.id} v{ruleset.version})")
     return status
+
 
 def cmd_rules_diff(args: argparse.Namespace) -> int:
     left, right = resolve_ruleset(args.a, search_path(args)), resolve_ruleset(args.b, search_path(args))
@@ -98,6 +101,7 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
             if label:
                 print(f"    {ruleset.id} → {label}" + (f"{colon}{explain}" if explain else ""))
     return EXIT_OK
+
 
 def cmd_rules_schema(args: argparse.Namespace) -> int:
     text = json.dumps(ruleset_schema(), ensure_ascii=False, indent=2) + "\n"

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import IO, Any
 
 from belote_ref.core.jsonlines import binary_input
 from belote_ref.protocol.hello import reply_to_first_hello
+
+TYPE_CHECKING = False  # `typing` is not imported before hello is answered (belote_ref/core/frozen.py says why)
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -24,6 +27,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from belote_ref.protocol.serve import serve
 
     return serve(cast("IO[bytes]", _Prefixed(first, source)) if first else source)
+
 
 class _Prefixed:
     """A binary stream read a line at a time whose first bytes are ``prefix`` (what was read of the

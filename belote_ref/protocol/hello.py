@@ -16,32 +16,49 @@ from collections.abc import Mapping
 from belote_ref.core.jsonlines import MAX_LINE_BYTES, JsonLineError, decode_json_line
 from belote_ref.core.resources import data_dir
 from belote_ref.core.version import __version__
-from belote_ref.protocol.kinds import KINDS, PROTOCOL_VERSION
+from belote_ref.protocol.kinds import KIND_SINCE, KINDS, PROTOCOL_VERSION, SPOKEN_PROTOCOLS
 from belote_ref.rules.registry_data import CLOSED_TYPES, cached_registry_data
 
 TYPE_CHECKING = False  # typing is not imported at run time: see belote_ref.core.frozen
 if TYPE_CHECKING:
     from typing import IO, Any
 
-__all__ = ["KINDS", "PROTOCOL_VERSION", "encode_reply", "hello_reply", "reply_to_first_hello"]
+__all__ = ["KINDS", "PROTOCOL_VERSION", "encode_reply", "hello_reply", "negotiated_version", "reply_to_first_hello"]
 
 
 
-def hello_reply(registry_data: Any) -> dict[str, Any]:
-    """The adapter's answer to ``hello``: every kind, every parameter and value of the registry
-    whose checked data is ``registry_data``.
+def negotiated_version(message: Mapping[str, Any] | None) -> int:
+    """The version to answer a runner's ``hello`` with: the highest one the engine speaks among
+    those the runner offers (``protocols``, or ``protocol`` alone from a version-1 runner). A
+    hello that names no version, and one with no version in common, are answered with the
+    newest, for the runner to accept or refuse in words."""
+    offered: list[Any] = [PROTOCOL_VERSION]
+    if message is not None and isinstance(message.get("protocols"), list):
+        offered = message["protocols"]
+    elif message is not None and "protocol" in message:
+        offered = [message["protocol"]]
+    common = [v for v in offered if type(v) is int and v in SPOKEN_PROTOCOLS]
+    return max(common) if common else PROTOCOL_VERSION
+
+
+def hello_reply(registry_data: Any, message: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The adapter's answer to the ``hello`` ``message`` (None: a runner of the newest version):
+    the negotiated version (:func:`negotiated_version`), and the kinds and the parameters with
+    their values of that version, from the registry whose checked data is ``registry_data``.
 
     Parameters whose values are not a closed list (numbers, card orders, point tables) are
     declared with ``"*"``: any value the registry allows.
     """
+    version = negotiated_version(message)
     # Read from the registry's data, as Registry.parameters holds it (tests/test_protocol_start.py).
     parameters = {raw["id"]: [entry["value"] for entry in raw["values"]] if raw["type"] in CLOSED_TYPES else "*"
-                  for raw in registry_data["parameters"]}
+                  for raw in registry_data["parameters"] if raw.get("since_protocol", 1) <= version}
+    kinds = [kind for kind in KINDS if KIND_SINCE.get(kind, 1) <= version]
     return {
-        "protocol": PROTOCOL_VERSION,
+        "protocol": version,
         "implementation": {"name": "belote-ref", "version": __version__, "language": "python",
                            "homepage": ""},
-        "supports": {"kinds": list(KINDS), "rulesets": _shipped_ruleset_ids(), "parameters": parameters},
+        "supports": {"kinds": kinds, "rulesets": _shipped_ruleset_ids(), "parameters": parameters},
     }
 
 
@@ -78,4 +95,4 @@ def reply_to_first_hello(source: IO[bytes]) -> tuple[bytes | None, bytes]:
     registry_data = cached_registry_data()
     if registry_data is None:
         return None, line
-    return encode_reply(hello_reply(registry_data)), b""
+    return encode_reply(hello_reply(registry_data, message)), b""

@@ -49,10 +49,11 @@ class GivenError(BeloteRefError):
     code = "bad_given"
 
 
-def hello() -> dict[str, Any]:
-    """The reference engine's answer to ``hello`` (:func:`~belote_ref.protocol.hello.hello_reply`
-    of the shipped registry, checked and cached if need be)."""
-    return hello_reply(registry_data())
+def hello(message: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The reference engine's answer to the ``hello`` ``message`` (None: from a runner of the
+    newest version): :func:`~belote_ref.protocol.hello.hello_reply` of the shipped registry,
+    checked and cached if need be."""
+    return hello_reply(registry_data(), message)
 
 
 def _field(given: Mapping[str, Any], key: str) -> Any:
@@ -452,11 +453,12 @@ _RULESET_CACHE_IDS = 16
 
 
 def _with_newer_defaults(parameters: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``parameters`` with the registry default of each missing parameter of protocol 3 or later: a
-    runner of an older version never sends them, and their defaults are the classic game."""
+    """``parameters`` with the registry default of each missing parameter of protocol 2 or later: a
+    runner of an older version never sends them, and their defaults are the classic game (no
+    sans-atout or tout-atout contract, the turned-card auction)."""
     registry = load_registry()
     missing = {pid: p.default for pid, p in registry.parameters.items()
-               if p.since_protocol >= 3 and pid not in parameters}
+               if p.since_protocol >= 2 and pid not in parameters}
     return {**parameters, **missing} if missing else parameters
 
 
@@ -521,7 +523,7 @@ def answer(message: Any) -> dict[str, Any] | None:
         return _errored(None, "a message must be a JSON object")
     command = message.get("cmd")
     if command == "hello":
-        return hello()
+        return hello(message)
     if command == "stop":
         return None
     if command != "run":

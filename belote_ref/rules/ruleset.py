@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Ruleset", "find_ruleset", "load_ruleset", "resolve_ruleset", "shipped_rulesets"]
 
+
 METADATA_KEYS = ("id", "version", "title", "description", "extends", "sources")
 _BELOTE_SUITS: dict[str, tuple[Suit, ...]] = {"none": (), "each_suit": tuple(Suit)}
 
@@ -700,7 +701,6 @@ def resolve_ruleset(reference: str, search_path: Sequence[Path] = ()) -> Ruleset
     if path.suffix in (".yaml", ".yml") or _exists(path):
         return load_ruleset(path, search_path=search_path)
     return find_ruleset(reference)
-
 
 
 def _exists(path: Path) -> bool:
