@@ -21,8 +21,9 @@ from belote_ref.rules.ruleset import find_ruleset
 PACKAGE = Path(belote_ref.__file__).parent
 CLASSIC = find_ruleset("classic")
 #: The modules whose public functions must name, in their docstring, the errors they raise.
-DOCUMENTED_MODULES = ("cards", "play", "rules", "registry", "deal", "dealing", "scoring", "announcements", "match",
-                      "record", "simulate", "protocol", "jsonlines", "yamlsource")
+DOCUMENTED_MODULES = ("core.cards", "engine.play", "rules.ruleset", "rules.registry", "engine.deal", "engine.dealing",
+                      "engine.scoring", "engine.score_sheet", "engine.announcements", "engine.match", "records.record",
+                      "engine.simulate", "protocol.serve", "core.jsonlines", "core.yamlsource")
 
 
 def test_inconsistent_deal_error_lives_in_errors_and_is_re_exported() -> None:
