@@ -118,19 +118,28 @@ def _write(folder: Path, name: str, key: str, payload: Any) -> None:
         raise
 
 
+def _lookup(kind: str, files: list[Path], valid: Callable[[Any], bool], extra: str) -> tuple[Path | None, str, Any]:
+    """(the cache folder, the entry's key, its payload or None): the folder is None when the cache is
+    off or a file cannot be read, so that nothing is written either."""
+    folder = cache_dir()
+    if folder is None:
+        return None, "", None
+    try:
+        key = content_key(kind, files, extra)
+    except OSError:
+        return None, "", None  # a file cannot be read: let the caller's compute() say so
+    try:
+        payload = _read(folder / f"{kind}-{key[:24]}.json", key)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError, _UnusableEntry):
+        return folder, key, None
+    return folder, key, payload if valid(payload) else None
+
+
 def cached_payload(kind: str, files: Iterable[Path], valid: Callable[[Any], bool] = lambda payload: True,
                    extra: str = "") -> Any:
     """The payload cached for ``kind`` and the contents of ``files``, or None when there is none
     that reads back intact and satisfies ``valid`` (the cache is off, missing, stale or corrupt)."""
-    folder = cache_dir()
-    if folder is None:
-        return None
-    try:
-        key = content_key(kind, files, extra)
-        payload = _read(folder / f"{kind}-{key[:24]}.json", key)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError, _UnusableEntry):
-        return None
-    return payload if valid(payload) else None
+    return _lookup(kind, list(files), valid, extra)[2]
 
 
 def cached_json(kind: str, files: Iterable[Path], compute: Callable[[], Any],
@@ -141,19 +150,16 @@ def cached_json(kind: str, files: Iterable[Path], compute: Callable[[], Any],
     ``compute()`` runs and its result replaces the cache file. ``compute`` may raise: nothing is
     cached then. A few files per ``kind`` are kept (``kind-KEY.json``), the most recently written.
     """
-    files = list(files)
-    payload = cached_payload(kind, files, valid, extra)
+    folder, key, payload = _lookup(kind, list(files), valid, extra)
     if payload is not None:
         return payload
     payload = compute()
-    folder = cache_dir()
     if folder is not None:
         try:
-            key = content_key(kind, files, extra)
             _write(folder, f"{kind}-{key[:24]}.json", key, payload)
             _prune(folder, kind)
         except (OSError, TypeError, ValueError):
-            pass  # an unreadable file, an unwritable folder or data that is not JSON: the result stands, uncached
+            pass  # an unwritable folder or data that is not JSON: the result stands, uncached
     return payload
 
 
