@@ -1,4 +1,4 @@
-// A belote-ref protocol adapter (version 2) in plain Node.js, with no dependencies.
+// A belote-ref protocol adapter (versions 1 and 2) in plain Node.js, with no dependencies.
 // It answers trick_winner and legal_plays for any ruleset and any contract (a suit, SA or TA): card
 // orders, card points, the six play.* obligations and the two tout_atout.* ones are read from the
 // parameters of each run message, never from the ruleset id.
@@ -8,6 +8,11 @@ const readline = require("readline");
 
 const SEATS = "NESW";
 const KINDS = ["trick_winner", "legal_plays"];
+// The versions spoken here: 1, and 2 (sans-atout and tout-atout, whose parameters version 2 added).
+const SPOKEN = [1, 2];
+const SINCE_2 = ["sans_atout.", "tout_atout."];
+let version = SPOKEN[SPOKEN.length - 1];                              // the one hello negotiated
+const since = (id) => (SINCE_2.some((prefix) => id.startsWith(prefix)) ? 2 : 1);
 // The values of the play parameters this adapter implements (here: every value of the registry).
 const PLAY = {
   "play.partner_master_exception": [true, false],
@@ -44,11 +49,21 @@ const UNUSED = [
 // The contracts without a trump suit: sans-atout (none) and tout-atout (every suit), by their area.
 const NO_TRUMP_SUIT = { SA: "sans_atout", TA: "tout_atout" };
 
-function hello() {
-  const parameters = { ...PLAY };
-  for (const id of TABLES.concat(UNUSED)) parameters[id] = "*";
+// The highest version spoken here among those the runner offers (`protocols`, or `protocol` alone
+// from a version-1 runner), with that version's parameters; an error line when none is in common.
+function hello(message) {
+  const offered = Array.isArray(message.protocols) ? message.protocols
+    : "protocol" in message ? [message.protocol] : SPOKEN;
+  const common = SPOKEN.filter((v) => offered.includes(v));
+  if (!common.length) {
+    return { errored: true, message: `no protocol version in common: the runner offers ${JSON.stringify(offered)}` };
+  }
+  version = Math.max(...common);
+  const parameters = {};
+  for (const [id, values] of Object.entries(PLAY)) if (since(id) <= version) parameters[id] = values;
+  for (const id of TABLES.concat(UNUSED)) if (since(id) <= version) parameters[id] = "*";
   return {
-    protocol: 2,
+    protocol: version,
     implementation: { name: "example-js", version: "1", language: "javascript" },
     supports: { kinds: KINDS, rulesets: [], parameters },
   };
@@ -136,7 +151,7 @@ const HANDLERS = { trick_winner: trickWinner, legal_plays: legalPlays };
 function run(message) {
   const p = message.ruleset.parameters;
   for (const [id, values] of Object.entries(PLAY)) {
-    if (!values.includes(p[id])) return { skipped: true, reason: `${id} = ${JSON.stringify(p[id])}` };
+    if (since(id) <= version && !values.includes(p[id])) return { skipped: true, reason: `${id} = ${JSON.stringify(p[id])}` };
   }
   const handler = HANDLERS[message.kind];
   if (!handler) return { skipped: true, reason: `kind ${message.kind} is not implemented` };
@@ -156,7 +171,7 @@ lines.on("line", (line) => {
       process.stdin.destroy();                                         // exit 0 once output is flushed
       return;
     }
-    reply = message.cmd === "hello" ? hello() : { seq: message.seq, ...run(message) };
+    reply = message.cmd === "hello" ? hello(message) : { seq: message.seq, ...run(message) };
   } catch (error) {
     console.error(error.stack);                                        // logs go to standard error
     let seq = null;

@@ -1,4 +1,4 @@
-"""belote-ref protocol adapter (version 2) for belote-cli, the terminal Belote game on PyPI.
+"""belote-ref protocol adapter (versions 1 and 2) for belote-cli, the terminal Belote game on PyPI.
 
     python conformance/adapters/belote_cli/adapter.py
 
@@ -43,8 +43,13 @@ except ImportError as error:  # pragma: no cover - reported in every answer
 else:
     IMPORT_ERROR = None
 
-PROTOCOL = 2
+#: The protocol versions this adapter speaks: 1, and 2 (sans-atout, tout-atout, the play kind). The
+#: bidding family of version 3 is not belote-cli's game (no bids, no coinche).
+SPOKEN_PROTOCOLS = (1, 2)
 KINDS = ["deal", "auction", "legal_plays", "trick_winner", "announcements", "score", "replay", "match", "play"]
+#: The kinds and the parameters that a version added, left out of the hello of an older version.
+KIND_SINCE = {"play": 2}
+PARAMETER_PREFIX_SINCE = {"sans_atout.": 2, "tout_atout.": 2}
 
 # ------------------------------------------------------------------------------------ support
 # Every registry parameter, with the values belote-cli implements ("*": the value cannot change
@@ -762,19 +767,46 @@ HANDLERS = {"deal": kind_deal, "auction": kind_auction, "legal_plays": kind_lega
 
 
 # ------------------------------------------------------------------------------------ loop
-def hello() -> dict[str, Any]:
+def negotiated_version(message: dict[str, Any]) -> int | None:
+    """The highest version this adapter speaks among those the runner's hello offers
+    (``protocols``, or ``protocol`` alone from a version-1 runner); the newest it speaks when the
+    hello names none; None when no version is in common."""
+    if isinstance(message.get("protocols"), list):
+        offered = message["protocols"]
+    elif "protocol" in message:
+        offered = [message["protocol"]]
+    else:
+        return SPOKEN_PROTOCOLS[-1]
+    common = [v for v in offered if type(v) is int and v in SPOKEN_PROTOCOLS]
+    return max(common) if common else None
+
+
+def _since(parameter_id: str) -> int:
+    return next((v for prefix, v in PARAMETER_PREFIX_SINCE.items() if parameter_id.startswith(prefix)), 1)
+
+
+def hello(message: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The reply to the runner's hello: the negotiated version and that version's kinds and
+    parameters, or an error line when no version is in common."""
+    version = negotiated_version(message or {})
+    if version is None:
+        offered = (message or {}).get("protocols", (message or {}).get("protocol"))
+        return {"errored": True, "message": f"no protocol version in common: the runner offers {offered!r}, "
+                f"this adapter speaks {', '.join(map(str, SPOKEN_PROTOCOLS))}"}
     return {
-        "protocol": PROTOCOL,
+        "protocol": version,
         "implementation": {"name": "belote-cli", "version": BELOTE_CLI_VERSION, "language": "python",
                            "homepage": "https://github.com/ElysiumDisc/belote"},
-        "supports": {"kinds": KINDS, "rulesets": [], "parameters": SUPPORTED_PARAMETERS},
+        "supports": {"kinds": [kind for kind in KINDS if KIND_SINCE.get(kind, 1) <= version], "rulesets": [],
+                     "parameters": {pid: values for pid, values in SUPPORTED_PARAMETERS.items()
+                                    if _since(pid) <= version}},
     }
 
 
 def answer(message: dict[str, Any]) -> dict[str, Any] | None:
     command = message.get("cmd")
     if command == "hello":
-        return hello()
+        return hello(message)
     if command == "stop":
         return None
     seq = message.get("seq")

@@ -1,4 +1,4 @@
-"""belote-ref protocol adapter (version 3) for colver, the Belote contrée engine on PyPI (Rust core).
+"""belote-ref protocol adapter (versions 1 to 3) for colver, the Belote contrée engine on PyPI (Rust core).
 
     python conformance/adapters/colver/adapter.py
 
@@ -37,8 +37,16 @@ else:
     IMPORT_ERROR = None
     COLVER_VERSION = colver.__version__
 
-PROTOCOL = 3
+#: The protocol versions this adapter speaks. Before version 3 there is no bidding family, and
+#: colver plays no classic auction or score: those versions get the play of a suit contract only
+#: (``legal_plays`` and ``trick_winner``; from version 2 also ``play``, whose classic deals are
+#: rejected or skipped, see kind_play).
+SPOKEN_PROTOCOLS = (1, 2, 3)
 KINDS = ["legal_plays", "trick_winner", "play", "auction", "score"]
+KINDS_BY_VERSION = {1: ["legal_plays", "trick_winner"], 2: ["legal_plays", "trick_winner", "play"], 3: KINDS}
+#: The parameters a version added (their prefixes, or the whole id), left out of an older hello.
+PARAMETER_SINCE = {"sans_atout.": 2, "tout_atout.": 2, "bidding.auction": 3, "deal.bid_packets": 3, "auction.": 3,
+                   "scoring.bid.": 3, "scoring.capot_bid.": 3, "scoring.generale.": 3, "belote.multiplied": 3}
 
 SUPPORTED_PARAMETERS: dict[str, Any] = {
     # card.rs: "Within each suit: 7, 8, 9, J, Q, K, 10, A (plain strength order). Trump strength:
@@ -515,7 +523,36 @@ SCORE_PARAMETERS: dict[str, Any] = {
 }
 
 
-def hello() -> dict[str, Any]:
+def negotiated_version(message: dict[str, Any]) -> int | None:
+    """The highest version this adapter speaks among those the runner's hello offers
+    (``protocols``, or ``protocol`` alone from a version-1 runner); the newest it speaks when the
+    hello names none; None when no version is in common."""
+    if isinstance(message.get("protocols"), list):
+        offered = message["protocols"]
+    elif "protocol" in message:
+        offered = [message["protocol"]]
+    else:
+        return SPOKEN_PROTOCOLS[-1]
+    common = [v for v in offered if type(v) is int and v in SPOKEN_PROTOCOLS]
+    return max(common) if common else None
+
+
+def _since(parameter_id: str) -> int:
+    return next((v for prefix, v in PARAMETER_SINCE.items() if parameter_id.startswith(prefix)), 1)
+
+
+def _of_version(parameters: dict[str, Any], version: int) -> dict[str, Any]:
+    return {pid: values for pid, values in parameters.items() if _since(pid) <= version}
+
+
+def hello(message: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The reply to the runner's hello: the negotiated version and that version's kinds and
+    claims, or an error line when no version is in common."""
+    version = negotiated_version(message or {})
+    if version is None:
+        offered = (message or {}).get("protocols", (message or {}).get("protocol"))
+        return {"errored": True, "message": f"no protocol version in common: the runner offers {offered!r}, "
+                f"this adapter speaks {', '.join(map(str, SPOKEN_PROTOCOLS))}"}
     parameters: dict[str, Any] = {parameter_id: "*" for parameter_id in OTHER_PARAMETERS}
     parameters.update(SUPPORTED_PARAMETERS)
     auction = {**parameters, **AUCTION_PARAMETERS}
@@ -523,20 +560,23 @@ def hello() -> dict[str, Any]:
     # A whole deal of a classic ruleset is only ever rejected or skipped (kind_play): the general
     # claims hold for it; one of the family is scored by colver, so its claims are the score's.
     play = {**score, "bidding.auction": ["turned_card", "bids"], "bidding.all_pass": "*"}
+    supports: dict[str, Any] = {"kinds": KINDS_BY_VERSION[version], "rulesets": [],
+                                "parameters": _of_version(parameters, version)}
+    if version >= 3:  # before version 3 every deal is of the classic auction: the general claims hold
+        supports["by_kind"] = {"auction": {"parameters": auction}, "score": {"parameters": score},
+                               "play": {"parameters": play}}
     return {
-        "protocol": PROTOCOL,
+        "protocol": version,
         "implementation": {"name": "colver", "version": COLVER_VERSION, "language": "rust (python bindings)",
                            "homepage": "https://github.com/Avo-k/colver"},
-        "supports": {"kinds": KINDS, "rulesets": [], "parameters": parameters,
-                     "by_kind": {"auction": {"parameters": auction}, "score": {"parameters": score},
-                                 "play": {"parameters": play}}},
+        "supports": supports,
     }
 
 
 def answer(message: dict[str, Any]) -> dict[str, Any] | None:
     command = message.get("cmd")
     if command == "hello":
-        return hello()
+        return hello(message)
     if command == "stop":
         return None
     seq = message.get("seq")
