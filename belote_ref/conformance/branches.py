@@ -92,15 +92,16 @@ def assignments(fixture: Fixture, base: Ruleset | None = None) -> Iterator[Assig
             yield Assignment(values, None, str(error).splitlines()[0])
 
 
-def branch_cases_of(fixtures: Iterable[Fixture], kinds: Sequence[str] = (),
-                    id_prefix: str = "") -> Iterator[tuple[Fixture, Assignment, Mapping[str, Any]]]:
-    """``(fixture, assignment, expected)`` for every assignment under which the fixture applies."""
+def branch_cases_of(fixtures: Iterable[Fixture], kinds: Sequence[str] = (), id_prefix: str = "",
+                    base: Ruleset | None = None) -> Iterator[tuple[Fixture, Assignment, Mapping[str, Any]]]:
+    """``(fixture, assignment, expected)`` for every assignment under which the fixture applies,
+    each assignment's ruleset made from ``base`` (classic by default)."""
     for fixture in fixtures:
         if kinds and fixture.kind not in kinds:
             continue
         if id_prefix and not fixture.id.startswith(id_prefix.split("#", 1)[0]):
             continue
-        for assignment in assignments(fixture):
+        for assignment in assignments(fixture, base):
             if assignment.ruleset is None:
                 continue
             expected = fixture.expected(assignment.ruleset)
