@@ -76,6 +76,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     house_rules = {ruleset.id: ruleset for ruleset in (resolve_ruleset(reference, search_path(args))
                                                        for reference in args.ruleset or ())}
     counts = {"good": 0, "bad": 0, "unchecked": 0}
+    repeated: dict[str, int] = {}
     unreadable = False
     for path in args.files:
         if path == "-" and sys.stdin is None:
@@ -96,7 +97,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 if shown is not None:
                     print(shown)
             for problem in problems:
-                print(problem, file=sys.stderr)
+                # An unreadable entry's problem repeats on every line of the file: say it once.
+                said = problem.split(": ", 1)[-1]
+                if readable or said not in repeated:
+                    print(problem, file=sys.stderr)
+                if not readable:
+                    repeated[said] = repeated.get(said, -1) + 1
+    for said, times in repeated.items():
+        if times:
+            print(f"... and {times} more entr{'y' if times == 1 else 'ies'} with the same problem: {said}",
+                  file=sys.stderr)
     total = sum(counts.values())
     if counts["bad"] == counts["unchecked"] == 0:
         print(f"{total} deal(s) replayed: every event legal, every recorded result agrees")

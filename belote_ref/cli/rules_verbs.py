@@ -22,6 +22,7 @@ from belote_ref.rules.ruleset import (
     iter_changes,
     load_ruleset,
     resolve_ruleset,
+    settings_not_in_play,
     shipped_rulesets,
 )
 from belote_ref.site.wording import t as phrase
@@ -77,6 +78,8 @@ def cmd_rules_validate(args: argparse.Namespace) -> int:
                 print(diagnostic, file=sys.stderr)
             status = EXIT_BAD_INPUT
         else:
+            for warning in settings_not_in_play(path, search_path=search_path(args)):
+                print(warning, file=sys.stderr)
             print(f"{path}: ok ({ruleset.id} v{ruleset.version})")
     return status
 

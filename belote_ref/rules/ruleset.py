@@ -375,6 +375,56 @@ def load_ruleset(
     )
 
 
+def settings_not_in_play(
+    path: str | os.PathLike[str], *, search_path: Sequence[str | os.PathLike[str]] = ()
+) -> list[Diagnostic]:
+    """A warning for each value the file at ``path`` sets that changes nothing under its resolved
+    values, such as ``scoring.capot.value`` when ``scoring.capot.mode`` is not ``flat``: a club
+    that writes "capot 250" must not believe it is in force. A ruleset without ``extends`` sets
+    every parameter, so only a file that extends one is looked at. The file must be valid
+    (:func:`load_ruleset` first)."""
+    resolved = _resolve(Path(path), (), None, tuple(Path(folder) for folder in search_path))
+    registry = load_registry()
+    warnings: list[Diagnostic] = []
+    if "extends" not in resolved.located.data:
+        return warnings
+    for pid, (located, key_path) in resolved.origins.items():
+        if located is not resolved.located:
+            continue
+        unmet = registry.unmet(pid, resolved.params)
+        if unmet is not None:
+            named, wanted = unmet
+            warnings.append(located.diagnostic(
+                key_path, f"warning: not in play here: it applies only when {named} is {_wanted(wanted)}, "
+                          f"and this ruleset has {_plain(resolved.params.get(named))}"))
+    return sorted(warnings, key=lambda d: (d.line or 0, d.column or 0))
+
+
+def _wanted(wanted: Any) -> str:
+    if isinstance(wanted, dict) and "one_of" in wanted:
+        return " or ".join(_plain(option) for option in wanted["one_of"])
+    if isinstance(wanted, dict) and "includes" in wanted:
+        return f"a list holding {_plain(wanted['includes'])}"
+    return _plain(wanted)
+
+
+def _plain(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _is_shipped_copy(path: Path, ruleset_id: str, text: str | None) -> bool:
+    """Whether ``path`` is the shipped ruleset ``ruleset_id`` itself or a byte-identical copy of it
+    (the repository's ``rules/`` beside an installed package)."""
+    shipped = shipped_rulesets()[ruleset_id]
+    try:
+        if text is None and shipped.resolve() == path.resolve():
+            return True
+        own = text.encode("utf-8") if text is not None else path.read_bytes()
+        return own == shipped.read_bytes()
+    except (OSError, ValueError):
+        return False
+
+
 def shipped_parent_id(path: Path) -> str | None:
     """The id of a shipped ruleset file, or None."""
     for ruleset_id, shipped_path in shipped_rulesets().items():
@@ -420,15 +470,25 @@ def _resolve(path: Path, chain: tuple[Path, ...], text: str | None, search_path:
     _normalize_ranks(data, registry)
     errors = sorted(_schema_validator().iter_errors(data), key=lambda e: e.validator != "type")
     by_path: dict[tuple[Any, ...], Diagnostic] = {}
+    # A mistyped parent is found with the other errors, not only once they are fixed.
+    parent_found: tuple[Path, str | None] | None = None
+    if isinstance(data.get("extends"), str):
+        try:
+            parent_found = _parent_path(located, data["extends"], path, search_path)
+        except RulesetError as unknown_parent:
+            by_path[("extends",)] = unknown_parent.diagnostics[0]
     for error in errors:
         by_path.setdefault(tuple(error.absolute_path), _schema_diagnostic(located, error, registry, quote_found))
     if by_path:
         raise RulesetError(sorted(by_path.values(), key=lambda d: (d.line or 0, d.column or 0)))
+    if not chain and data["id"] in shipped_rulesets() and not _is_shipped_copy(path, data["id"], text):
+        raise RulesetError([located.diagnostic(("id",), f"{_shown(data['id'])} is the id of a shipped ruleset; "
+                                               "a house rule needs an id of its own")])
     own: dict[str, tuple[Any, KeyPath]] = {}
     _flatten(data, (), registry, own)
     parent_id: str | None = None
-    if "extends" in data:
-        parent_path, parent_id = _parent_path(located, data["extends"], path, search_path)
+    if parent_found is not None:
+        parent_path, parent_id = parent_found
         if any(parent_path.resolve() == seen.resolve() for seen in (*chain, path)):
             cycle = " -> ".join(p.name for p in (*chain, path, parent_path))
             raise RulesetError([located.diagnostic(("extends",), f"extends cycle: {cycle}")])

@@ -1,0 +1,86 @@
+"""The small traps a new user met in the first hour, each kept as a case that must not come back."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from belote_ref.cli import main
+from belote_ref.cli.main import build_parser
+
+HEADER = "version: 1\ntitle: {en: Our club, fr: Notre club}\n"
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_value_that_is_not_in_play_is_a_warning_with_its_place(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The club wrote "capot 250" and believed it in force; under classic a capot is not flat.
+    path = _write(tmp_path, "club.yaml", "id: our-club\n" + HEADER + "extends: classic\nscoring:\n  capot: {value: 250}\n")
+    assert main(["rules", "validate", str(path)]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"{path}:6:11: scoring.capot.value: warning: not in play here: it applies only when "
+                   'scoring.capot.mode is "flat", and this ruleset has "raised_last_trick"']
+
+
+def test_a_value_in_play_gives_no_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "club.yaml",
+                  "id: our-club\n" + HEADER + "extends: classic\nscoring:\n  capot: {mode: flat, value: 250}\n")
+    assert main(["rules", "validate", str(path)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_mistyped_parent_is_reported_with_the_other_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "club.yaml", "id: our-club\n" + HEADER + "extends: clasic\nscoring:\n  capot: {valu: 250}\n")
+    assert main(["rules", "validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:4:1: extends: unknown parent ruleset 'clasic'; did you mean 'classic'?" in err
+    assert f"{path}:6:11: scoring.capot.valu: unknown parameter" in err
+
+
+def test_a_house_rule_may_not_take_a_shipped_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "club.yaml", "id: classic\n" + HEADER + "extends: classic\n")
+    assert main(["rules", "validate", str(path)]) == 2
+    assert "id: 'classic' is the id of a shipped ruleset" in capsys.readouterr().err
+
+
+def test_a_copy_of_a_shipped_ruleset_keeps_its_id(tmp_path: Path) -> None:
+    # The repository's rules/ beside an installed package are the same files.
+    from belote_ref.rules.ruleset import shipped_rulesets
+
+    copy = tmp_path / "classic.yaml"
+    copy.write_bytes(shipped_rulesets()["classic"].read_bytes())
+    assert main(["rules", "validate", str(copy)]) == 0
+
+
+def test_replaying_house_rule_records_without_the_file_says_what_to_pass(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rules = _write(tmp_path, "club.yaml",
+                   "id: our-club\n" + HEADER + "extends: classic\nplay: {undertrump_over_opponent: optional}\n")
+    records = tmp_path / "club.jsonl"
+    assert main(["play", "--ruleset", str(rules), "--count", "5", "--seed", "3", "--out", str(records)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(records)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"{records}:1: unknown ruleset 'our-club': if it is a house rule, pass its file (replay --ruleset FILE)",
+        "... and 4 more entries with the same problem: unknown ruleset 'our-club': if it is a house rule, pass its "
+        "file (replay --ruleset FILE)",
+    ]
+    assert main(["replay", "--ruleset", str(rules), str(records)]) == 0
+
+
+def test_the_help_names_every_conformance_subcommand() -> None:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    conformance = commands.choices["conformance"]
+    subcommands = next(a for a in conformance._actions if isinstance(a, argparse._SubParsersAction))
+    summary = next(action.help for action in commands._choices_actions if action.dest == "conformance")
+    assert summary is not None
+    missing = [name for name in subcommands.choices if name not in summary]
+    assert missing == []
