@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from belote_ref.cli.options import (
 )
 from belote_ref.conformance.adapter import AdapterFailure, open_adapter, terminate_on_sigterm
 from belote_ref.conformance.applicability import Claims, check_claims, departures
+from belote_ref.conformance.card_pairs import OrderCoverage, format_pair
 from belote_ref.conformance.corpus import iter_fixture_paths, load_corpus
 from belote_ref.conformance.fmt import format_fixture
 from belote_ref.conformance.fuzz import FuzzOptions
@@ -27,17 +30,22 @@ from belote_ref.conformance.fuzz_report import run_from_cli
 from belote_ref.conformance.lint import coverage, lint
 from belote_ref.conformance.merge import merge_reports
 from belote_ref.conformance.report import (
+    case_line,
+    header_line,
+    incomplete_run,
     read_report,
     render_departures,
     render_failures,
     render_not_applicable,
+    render_refused,
     render_table,
     report_lines,
     summarize_changes,
     write_junit,
 )
+from belote_ref.conformance.report_file import ReportWriter, report_bytes
 from belote_ref.conformance.run_jobs import CaseInputs, build_run_cases, run_sharded
-from belote_ref.conformance.runner import BAD_OUTCOMES, RunOptions, run_cases
+from belote_ref.conformance.runner import BAD_OUTCOMES, CaseResult, RunOptions, run_cases
 from belote_ref.conformance.smoke import smoke
 from belote_ref.core.errors import BeloteRefError
 from belote_ref.core.yamlsource import read_yaml
@@ -70,7 +78,8 @@ def cmd_conformance_coverage(args: argparse.Namespace) -> int:
     report = coverage(fixtures)
     if args.json:
         print(json.dumps({"rows": [{"parameter": p, "value": v, "hand": h, "engine": e} for p, v, h, e in report.rows],
-                          "gaps": [{"parameter": p, "value": v, "hand": h} for p, v, h in report.gaps]}, indent=1))
+                          "gaps": [{"parameter": p, "value": v, "hand": h} for p, v, h in report.gaps],
+                          "card_pairs": [order.to_json() for order in report.card_pairs]}, indent=1))
     else:
         print(f"{'parameter':<44} {'value':<28} {'hand':>5} {'engine':>6}")
         for parameter_id, value, hand, engine in report.rows:
@@ -81,7 +90,23 @@ def cmd_conformance_coverage(args: argparse.Namespace) -> int:
             print(f"\nnot expressible in protocol version 1 (no fixture possible): {', '.join(report.unexpressible)}")
         print(f"\n{len(fixtures)} fixtures ({hand_count} hand, {len(fixtures) - hand_count} engine); "
               f"{len(report.gaps)} gap(s) (values with fewer than two hand fixtures)")
-    return EXIT_FAILED if report.gaps and args.strict else EXIT_OK
+        _print_card_pairs(report.card_pairs)
+    return EXIT_FAILED if (report.gaps or report.undecided_pairs) and args.strict else EXIT_OK
+
+
+def _print_card_pairs(orders: list[OrderCoverage]) -> None:
+    print(f"\n{'card order':<24} {'value':<18} {'decided':>9}  never decided")
+    for order in orders:
+        decided = f"{len(order.decided)}/{len(order.pairs)}"
+        undecided = " ".join(format_pair(pair) for pair in order.undecided) or "-"
+        print(f"{order.order:<24} {' '.join(order.value):<18} {decided:>9}  {undecided}")
+        for label, tally in (("higher", order.higher_first), ("lower", order.lower_first)):
+            # A pair met in one play order only: an engine that breaks a tie the other way passes.
+            never = [format_pair(pair) for pair in order.one_way if not tally.get(pair)]
+            if never:
+                print(f"{'':<44}never with the {label} card played first: {' '.join(never)}")
+    undecided = sum(len(order.undecided) for order in orders)
+    print(f"\n{undecided} undecided pair(s) of ranks (never the two best cards of a trick whose winner a case expects)")
 
 
 def _applicable(reference: str) -> tuple[Ruleset, list[tuple[Any, Any]]]:
@@ -177,16 +202,24 @@ def _read_expected_failures(path: str | None) -> frozenset[str]:
 def cmd_conformance_run(args: argparse.Namespace) -> int:
     references = args.ruleset or list(shipped_rulesets())
     fixtures_folder = _fixtures_folder(args.fixtures)
+    _refuse_writing_over_inputs(args)
+    # Read before anything is written, so that a bad baseline costs no run and is never overwritten.
+    baseline = read_report(args.baseline) if args.baseline else None
     inputs = CaseInputs(tuple(references), tuple(args.rules_path or ()),
                         str(fixtures_folder) if fixtures_folder else None, tuple(args.kind or ()), args.id or "",
                         args.every_branch)
-    rulesets, corpus, cases = build_run_cases(inputs)
+    run = build_run_cases(inputs)
+    rulesets, corpus, cases = run.rulesets, run.corpus, run.cases
     ruleset_refs = {ruleset.id: reference for ruleset, reference in zip(rulesets, references, strict=True)}
     for _, diagnostics in corpus.failures:
         for diagnostic in diagnostics:
             print(diagnostic, file=sys.stderr)
     if corpus.failures:
         print(f"{len(corpus.failures)} fixture file(s) could not be loaded", file=sys.stderr)
+    for _, problem in run.refused:
+        print(problem, file=sys.stderr)
+    if run.refused:
+        print(f"{len(run.refused)} fixture(s) not run: lint refuses them", file=sys.stderr)
     if not cases:
         print("no case matches the filters", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -196,45 +229,96 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     if stderr_log is not None:
         stderr_log.unlink(missing_ok=True)
     warnings: list[str] = []
+    writer = ReportWriter(Path(args.report), len(cases)) if args.report else None
+    header: dict[str, Any] = {}
+    refused = [{"path": path, "problem": problem} for path, problem in run.refused]
 
-    def warn_about_claims(hello: dict[str, Any]) -> None:
+    def start_report(hello: dict[str, Any]) -> None:
         warnings.extend(check_claims(hello, KINDS))
         for warning in warnings:
             print(f"warning: hello: {warning}", file=sys.stderr)
+        declares_parameters = bool((hello.get("supports") or {}).get("parameters"))
+        header.update(header_line(hello, command_line(args), impl=args.impl, fixtures=args.fixtures,
+                                  ruleset_refs=ruleset_refs, warnings=warnings, refused_fixtures=refused,
+                                  departures=departures(Claims.from_hello(hello)) if declares_parameters else None))
+        if writer is not None:
+            writer.header(header)
+
+    index_of = {id(case): index for index, case in enumerate(cases)}
+    bar = _Progress(sys.stderr)
+
+    def progress(done: int, total: int, result: CaseResult) -> None:
+        bar(done, total, result)
+        if writer is not None:
+            writer.case(index_of[id(result.case)], case_line(result))
 
     try:
         with terminate_on_sigterm():
             if args.jobs > 1:
                 hello, results = run_sharded(inputs, cases, args.impl, options, stderr_log, args.jobs,
-                                             progress=_Progress(sys.stderr), on_hello=warn_about_claims)
+                                             progress=progress, on_hello=start_report)
             else:
                 hello, results = run_cases(lambda: open_adapter(args.impl, args.timeout, stderr_log), cases,
-                                           options, progress=_Progress(sys.stderr), on_hello=warn_about_claims)
+                                           options, progress=progress, on_hello=start_report)
     except AdapterFailure as failure:
         print(f"error: the implementation could not start: {failure.reason}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    claims = Claims.from_hello(hello)
-    declares_parameters = bool((hello.get("supports") or {}).get("parameters"))
-    lines = report_lines(hello, results, command_line(args), impl=args.impl,
-                         fixtures=args.fixtures, ruleset_refs=ruleset_refs, warnings=warnings,
-                         departures=departures(claims) if declares_parameters else None)
+    except (KeyboardInterrupt, SystemExit) as stop:
+        return _interrupted(stop, writer, len(cases))
+    lines = writer.finish() if writer is not None else report_lines(header, results)
     implementation = hello.get("implementation") or {}
     print(f"{implementation.get('name')} {implementation.get('version', '')} against belote-ref's corpus "
           f"({len(cases)} cases)")
     _print_report(lines)
-    if args.report:
-        Path(args.report).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
-                                     encoding="utf-8")
     if args.junit:
         write_junit(lines, args.junit)
-    if args.baseline:
+    if baseline is not None:
         print("\nchanges since the baseline:")
-        print(summarize_changes(lines, read_report(args.baseline)))
-    if corpus.failures:
+        print(summarize_changes(lines, baseline))
+    if corpus.failures or run.refused:
         # Every case may pass and still the corpus was not run whole.
-        print(f"\n{len(corpus.failures)} fixture file(s) could not be loaded", file=sys.stderr)
+        print(f"\n{len(corpus.failures) + len(run.refused)} fixture file(s) could not be loaded or were refused",
+              file=sys.stderr)
         return EXIT_FAILED
     return _run_status(lines)
+
+
+def _interrupted(stop: KeyboardInterrupt | SystemExit, writer: ReportWriter | None, planned: int) -> int:
+    """End an interrupted run in one line: the report keeps the cases graded, its footer says why."""
+    code = stop.code if isinstance(stop, SystemExit) else 128 + signal.SIGINT
+    if not isinstance(code, int) or not 128 < code < 128 + signal.NSIG:
+        raise stop
+    why = f"{signal.Signals(code - 128).name}"
+    kept = ""
+    if writer is not None and writer.started:
+        graded = sum(1 for line in writer.finish(interrupted=why) if line.get("type") == "case")
+        kept = f"; {writer.path} keeps the {graded} of {planned} case(s) graded"
+    print(f"interrupted ({why}){kept}", file=sys.stderr)
+    return code
+
+
+def _same_file(first: str, second: str) -> bool:
+    """Whether two paths name one file: the same path once resolved, or the same inode (a hard link)."""
+    if Path(first).resolve() == Path(second).resolve():
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
+
+
+def _refuse_writing_over_inputs(args: argparse.Namespace) -> None:
+    """A usage error when a file the run writes is a file it reads, or two outputs are one file."""
+    outputs = [("--report", args.report), ("--junit", args.junit)]
+    if args.report:
+        outputs.append(("the adapter's stderr log", f"{args.report}.stderr"))
+    inputs = [("--baseline", args.baseline), ("--expected-failures", args.expected_failures)]
+    named = [(option, path) for option, path in outputs if path]
+    for index, (option, path) in enumerate(named):
+        for other, read in [*inputs, *named[index + 1:]]:
+            if read and _same_file(path, read):
+                raise BeloteRefError(f"{option} {path} is the file of {other}: the run would write over it; "
+                                     "name another file", code="usage")
 
 
 def _fixtures_folder(folder: str | None) -> Path | None:
@@ -255,7 +339,7 @@ def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     options = FuzzOptions(impl=args.impl, rulesets=rulesets, kinds=tuple(args.kind or ()),
                           budget=None if args.time else (args.budget or 2000), seconds=args.time, seed=seed,
-                          jobs=args.jobs, timeout=args.timeout)
+                          jobs=args.jobs, timeout=args.timeout, shrink_budget=args.shrink_budget)
     with terminate_on_sigterm():
         return run_from_cli(options, Path(args.out), Path(args.report) if args.report else None,
                             command_line(args))
@@ -263,7 +347,8 @@ def cmd_conformance_fuzz(args: argparse.Namespace) -> int:
 
 def _print_report(lines: list[dict[str, Any]]) -> None:
     print(render_table(lines))
-    for section in (render_not_applicable(lines), render_departures(lines[0]), render_failures(lines)):
+    for section in (render_not_applicable(lines), render_refused(lines[0]), render_departures(lines[0]),
+                    render_failures(lines)):
         if section:
             print()
             print(section)
@@ -285,13 +370,25 @@ def cmd_conformance_summary(args: argparse.Namespace) -> int:
     else:
         adapter = lines[0].get("adapter") or {}
         print(f"{adapter.get('name')} {adapter.get('version', '')}: {lines[0].get('command', '')}")
+        note = incomplete_run(lines)
+        if note is not None:
+            print(note)
         _print_report(lines)
     return _run_status(lines)
 
 
 def cmd_conformance_merge(args: argparse.Namespace) -> int:
-    lines = merge_reports([(path, read_report(path)) for path in args.reports])
-    Path(args.out).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    reports = [(path, read_report(path)) for path in args.reports]
+    lines = merge_reports(reports)
+    for path, shard in reports:
+        note = incomplete_run(shard)
+        if note is not None:
+            print(f"warning: {path}: {note}", file=sys.stderr)
+    try:
+        with Path(args.out).open("wb") as out:
+            out.writelines(report_bytes(line) for line in lines)
+    except OSError as error:
+        raise BeloteRefError(f"--out {args.out}: cannot write: {error.strerror}", code="io") from None
     adapter = lines[0].get("adapter") or {}
     print(f"{adapter.get('name')} {adapter.get('version', '')}: {len(args.reports)} report(s) merged into {args.out} "
           f"({len(lines) - 2} cases)")

@@ -5,16 +5,17 @@ A record set or a corpus larger than one machine is cut into shards, each run on
 shard writes its JSON Lines report. The merge checks that the reports come from the same run
 (the same runner, suite, protocol version, implementation and fixtures), keeps every case line in
 the order of the reports given, refuses a case that two reports both ran, and computes the footer
-again from the cases, as one run would have.
+again from the cases, as one run would have. A shard whose run was interrupted (or cut off
+without a footer) is merged with the cases it graded, and the merged footer says that the whole
+is not complete, naming that shard.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
+from belote_ref.conformance.report_file import footer_line, incomplete_run
 from belote_ref.core.errors import BeloteRefError
 
 __all__ = ["SAME_RUN_KEYS", "merge_reports"]
@@ -70,9 +71,8 @@ def merge_reports(reports: Sequence[tuple[str, Sequence[Mapping[str, Any]]]]) ->
         header["departures"] = departures
     header["command"] = "belote-ref conformance merge " + " ".join(name for name, _ in reports)
     header["started"] = min((str(own[0].get("started", "")) for _, own in reports), default="")
-    counts = Counter(str(case.get("outcome")) for case in cases)
-    not_applicable = Counter(str(case.get("reason", "")) for case in cases if case.get("outcome") == "n/a")
-    footer = {"type": "footer", "counts": {outcome: counts.get(outcome, 0) for outcome in OUTCOMES},
-              "not_applicable": dict(not_applicable.most_common()),
-              "ok": not any(counts.get(outcome) for outcome in BAD_OUTCOMES)}
+    incomplete = [f"{name}: {note}" for name, lines in reports if (note := incomplete_run(lines)) is not None]
+    planned = [count for _, lines in reports if isinstance(count := lines[-1].get("cases"), int)]
+    total = sum(planned) if len(planned) == len(reports) else None
+    footer = footer_line(cases, total, "; ".join(incomplete) if incomplete else None)
     return [header, *cases, footer]

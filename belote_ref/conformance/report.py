@@ -1,7 +1,8 @@
 """Conformance reports: the canonical JSON Lines report, JUnit XML derived from it, and text.
 
 A report is a header line (runner, suite and adapter versions), one line per case, and a footer
-with the counts (``schema/report.schema.json``). The text rendering is a table kind x ruleset,
+with the counts and whether the run was complete (``schema/report.schema.json``); it is written
+and read by :mod:`~belote_ref.conformance.report_file`. The text rendering is a table kind x ruleset,
 then each failure with the rules it exercises, a compact picture of the situation, expected vs
 got, and the command that reruns that one case.
 """
@@ -19,15 +20,19 @@ from xml.sax.saxutils import escape, quoteattr
 
 from belote_ref.conformance.branches import BRANCH_RULESET_ID
 from belote_ref.conformance.corpus import load_corpus
+from belote_ref.conformance.report_file import footer_line, incomplete_run, read_report
 from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES, CaseResult
-from belote_ref.core.errors import BeloteRefError
 from belote_ref.core.version import __version__
 
 __all__ = [
+    "case_line",
+    "header_line",
+    "incomplete_run",
     "read_report",
     "render_departures",
     "render_failures",
     "render_not_applicable",
+    "render_refused",
     "render_table",
     "report_lines",
     "rerun_command",
@@ -36,18 +41,18 @@ __all__ = [
 ]
 
 
-def report_lines(hello: Mapping[str, Any], results: Sequence[CaseResult], command: str, *,
-                 impl: str | None = None, ruleset_refs: Mapping[str, str] | None = None,
-                 warnings: Sequence[str] = (), departures: Mapping[str, Mapping[str, Any]] | None = None,
-                 fixtures: str | None = None) -> list[dict[str, Any]]:
-    """The report as a list of JSON objects: header, one per case, footer.
+def header_line(hello: Mapping[str, Any], command: str, *, impl: str | None = None,
+                ruleset_refs: Mapping[str, str] | None = None, warnings: Sequence[str] = (),
+                departures: Mapping[str, Mapping[str, Any]] | None = None, fixtures: str | None = None,
+                refused_fixtures: Sequence[Mapping[str, str]] = ()) -> dict[str, Any]:
+    """The report's header line.
 
-    The header keeps what a later ``summary`` needs to print rerun commands: ``impl`` (the
-    ``--impl`` as given, null for the reference engine) and ``ruleset_refs`` (ruleset id -> how the
-    command line named it, a house rule's path); and the hello's ``warnings`` and the adapter's
-    ``departures`` from the shipped rulesets.
+    It keeps what a later ``summary`` needs to print rerun commands: ``impl`` (the ``--impl`` as
+    given, null for the reference engine) and ``ruleset_refs`` (ruleset id -> how the command line
+    named it, a house rule's path); the hello's ``warnings``, the adapter's ``departures`` from the
+    shipped rulesets, and the fixtures of ``--fixtures`` that lint refused (``refused_fixtures``,
+    each a ``path`` and a ``problem``), which were not run.
     """
-    counts = Counter(result.outcome for result in results)
     header: dict[str, Any] = {
         "type": "header", "runner": {"name": "belote-ref", "version": __version__}, "suite": __version__,
         "protocol": hello.get("protocol"), "adapter": dict(hello.get("implementation") or {}), "command": command,
@@ -56,55 +61,41 @@ def report_lines(hello: Mapping[str, Any], results: Sequence[CaseResult], comman
     }
     if departures is not None:
         header["departures"] = {ruleset: dict(values) for ruleset, values in departures.items()}
-    lines: list[dict[str, Any]] = [header]
-    for result in results:
-        case = result.case
-        line: dict[str, Any] = {
-            "type": "case",
-            "id": case.id,
-            "kind": case.fixture.kind,
-            "ruleset": case.ruleset.id,
-            "outcome": result.outcome,
-            "rules": list(case.fixture.rules),
-            "provenance": case.fixture.provenance,
-        }
-        if result.outcome == "n/a":
-            line["reason"] = result.message
-        elif result.outcome == "skip":
-            line["message"] = result.message
-        elif result.outcome != "pass":
-            line.update({"given": case.given, "expected": case.expected, "got": result.got,
-                         "message": result.message, "differences": result.differences})
-        if result.seconds:
-            line["ms"] = round(result.seconds * 1000, 3)
-        lines.append(line)
-    not_applicable = Counter(result.message for result in results if result.outcome == "n/a")
-    lines.append({"type": "footer", "counts": {outcome: counts.get(outcome, 0) for outcome in OUTCOMES},
-                  "not_applicable": dict(not_applicable.most_common()),
-                  "ok": not any(counts.get(o) for o in BAD_OUTCOMES)})
-    return lines
+    if refused_fixtures:
+        header["refused_fixtures"] = [dict(entry) for entry in refused_fixtures]
+    return header
 
 
-def read_report(path: str | Path) -> list[dict[str, Any]]:
-    """Read a JSON Lines report; raise :class:`BeloteRefError` naming the line of a malformed one."""
-    lines = []
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise BeloteRefError(f"{path}: cannot read: {error.strerror}", code="io") from None
-    for number, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            item = json.loads(raw)
-        except json.JSONDecodeError as error:
-            raise BeloteRefError(f"{path}:{number}: not JSON: {error.msg}", code="bad_report") from None
-        if not isinstance(item, dict) or item.get("type") not in ("header", "case", "footer"):
-            raise BeloteRefError(f"{path}:{number}: not a report line (type header, case or footer)", code="bad_report")
-        lines.append(item)
-    if not lines or lines[0]["type"] != "header":
-        raise BeloteRefError(f"{path}: a report starts with its header line", code="bad_report")
-    return lines
+def case_line(result: CaseResult) -> dict[str, Any]:
+    """The report line of one graded case."""
+    case = result.case
+    line: dict[str, Any] = {
+        "type": "case",
+        "id": case.id,
+        "kind": case.fixture.kind,
+        "ruleset": case.ruleset.id,
+        "outcome": result.outcome,
+        "rules": list(case.fixture.rules),
+        "provenance": case.fixture.provenance,
+    }
+    if result.outcome == "n/a":
+        line["reason"] = result.message
+    elif result.outcome == "skip":
+        line["message"] = result.message
+    elif result.outcome != "pass":
+        line.update({"given": case.given, "expected": case.expected, "got": result.got,
+                     "message": result.message, "differences": result.differences})
+    if result.seconds:
+        line["ms"] = round(result.seconds * 1000, 3)
+    return line
+
+
+def report_lines(header: Mapping[str, Any], results: Sequence[CaseResult], planned: int | None = None,
+                 interrupted: str | None = None) -> list[dict[str, Any]]:
+    """The report as a list of JSON objects: ``header``, one per case, the footer (see
+    :func:`~belote_ref.conformance.report_file.footer_line`)."""
+    cases = [case_line(result) for result in results]
+    return [dict(header), *cases, footer_line(cases, len(results) if planned is None else planned, interrupted)]
 
 
 def _cases(lines: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -142,7 +133,15 @@ def render_table(lines: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _picture(given: Mapping[str, Any], kind: str) -> str:
-    """A compact, one- or two-line picture of the situation."""
+    """A compact, one- or two-line picture of the situation; its JSON when it has not the shape
+    of its kind (a report read from outside may hold anything where a trick or a hand belongs)."""
+    try:
+        return _picture_of_kind(given, kind)
+    except (AttributeError, TypeError):
+        return json.dumps(given)[:100]
+
+
+def _picture_of_kind(given: Mapping[str, Any], kind: str) -> str:
     if kind == "legal_plays":
         trick = given.get("trick", {})
         return (f"trump {given.get('trump')}; {trick.get('leader')} led {' '.join(trick.get('cards', [])) or '-'}; "
@@ -242,6 +241,16 @@ def render_not_applicable(lines: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def render_refused(header: Mapping[str, Any]) -> str:
+    """The fixtures of ``--fixtures`` that were not run because lint refuses them, with why."""
+    refused = header.get("refused_fixtures") or []
+    if not refused:
+        return ""
+    out = [f"not run: {len(refused)} fixture(s) that lint refuses"]
+    out.extend(f"  {entry['problem']}" for entry in refused)
+    return "\n".join(out)
+
+
 def render_departures(header: Mapping[str, Any]) -> str:
     """Which shipped rulesets the adapter's claims match, and where it departs from the others."""
     departures = header.get("departures")
@@ -298,6 +307,10 @@ def summarize_changes(current: Sequence[Mapping[str, Any]], baseline: Sequence[M
                  f"{len(only_after)} case(s) of this run are not in it; compared the {len(set(before) & set(after))} "
                  f"case(s) in both")
         out.insert(0, scope)
+    # A case missing from an interrupted run was not graded: say so before the cases it "removed".
+    notes = [f"{which}: {note}" for which, lines in (("this report", current), ("the baseline", baseline))
+             if (note := incomplete_run(lines)) is not None]
+    out[:0] = notes
     return "\n".join(out) if out else "no change"
 
 
@@ -327,4 +340,5 @@ def write_junit(lines: Sequence[Mapping[str, Any]], path: str | Path) -> None:
             out.append(f'    <skipped message={quoteattr("n/a: " + (case.get("reason") or ""))}/>')
         out.append("  </testcase>")
     out.append("</testsuite>")
-    Path(path).write_text("\n".join(out) + "\n", encoding="utf-8")
+    # An adapter's message may hold a lone surrogate, which has no UTF-8 form.
+    Path(path).write_text("\n".join(out) + "\n", encoding="utf-8", errors="backslashreplace")

@@ -7,55 +7,28 @@ and the results are consumed in the order of the shards. So the output of ``--jo
 output of ``--jobs 1``, byte for byte.
 
 Workers are started with ``spawn`` (a fresh interpreter: no thread nor open adapter of the
-parent is copied). At most ``2 x jobs`` shards are in flight, so that memory stays bounded
-however long the input; with one job nothing is started and the shards run in this process.
+parent is copied) by :func:`~belote_ref.records.workers.ordered_map`. At most ``2 x jobs`` shards
+are in flight, so that memory stays bounded however long the input; a shard whose worker dies is
+run again on a new worker; with one job nothing is started and the shards run in this process.
 """
 
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from belote_ref.core.jsonlines import JsonLineError, read_lines
 from belote_ref.engine.simulate import random_deals
 from belote_ref.records.record import check_record, describe, entry_of_line, record_of
+from belote_ref.records.workers import ordered_map
 from belote_ref.rules.ruleset import resolve_ruleset
 
 __all__ = ["RECORDS_PER_SHARD", "block_seed", "check_shard", "ordered_map", "play_block", "record_shards"]
 
-Item = TypeVar("Item")
-Result = TypeVar("Result")
-
 #: Records of a JSON Lines input per shard of ``replay --jobs``.
 RECORDS_PER_SHARD = 2000
-
-
-def ordered_map(task: Callable[[Item], Result], items: Iterable[Item], jobs: int,
-                initializer: Callable[..., None] | None = None, initargs: Sequence[Any] = ()) -> Iterator[Result]:
-    """``task(item)`` for each item, in the order of ``items``, on ``jobs`` worker processes.
-
-    ``items`` is read lazily, a few shards ahead of the results taken. With ``jobs == 1`` the
-    tasks run here, one after the other (``initializer`` first). A task's exception is raised
-    here; the workers are terminated when the iterator is closed or this process is interrupted.
-    """
-    if jobs <= 1:
-        if initializer is not None:
-            initializer(*initargs)
-        yield from map(task, items)
-        return
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs, initializer, tuple(initargs)) as pool:
-        pending: deque[Any] = deque()
-        for item in items:
-            pending.append(pool.apply_async(task, (item,)))
-            if len(pending) >= 2 * jobs:
-                yield pending.popleft().get()
-        while pending:
-            yield pending.popleft().get()
 
 
 # ------------------------------------------------------------------------------ replay --jobs
