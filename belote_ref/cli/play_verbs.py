@@ -20,7 +20,7 @@ from belote_ref.core.cards import Team
 from belote_ref.core.errors import BeloteRefError
 from belote_ref.core.jsonlines import binary_input
 from belote_ref.records.random_match import match_records
-from belote_ref.records.record import RecordError, check_records, describe
+from belote_ref.records.record import UNKNOWN_RULESET_PROBLEM, RecordError, check_records, describe
 from belote_ref.records.shards import (
     DEALS_PER_BLOCK,
     check_shard,
@@ -97,12 +97,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 if shown is not None:
                     print(shown)
             for problem in problems:
-                # An unreadable entry's problem repeats on every line of the file: say it once.
                 said = problem.split(": ", 1)[-1]
-                if readable or said not in repeated:
+                if not said.startswith(UNKNOWN_RULESET_PROBLEM):
                     print(problem, file=sys.stderr)
-                if not readable:
-                    repeated[said] = repeated.get(said, -1) + 1
+                    continue
+                if said not in repeated:
+                    print(problem, file=sys.stderr)
+                repeated[said] = repeated.get(said, -1) + 1
     for said, times in repeated.items():
         if times:
             print(f"... and {times} more entr{'y' if times == 1 else 'ies'} with the same problem: {said}",

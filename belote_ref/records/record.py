@@ -45,7 +45,13 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from belote_ref.core.cards import CARDS, SEATS, TRUMP_TOKENS, Card, CardSet, Seat, Suit, cardset_of_mask, parse_card
-from belote_ref.core.errors import BeloteRefError, InconsistentDealError, InternalError, NotationError, UnknownRulesetError
+from belote_ref.core.errors import (
+    BeloteRefError,
+    InconsistentDealError,
+    InternalError,
+    NotationError,
+    UnknownRulesetError,
+)
 from belote_ref.core.jsonlines import JsonLineError, decode_json_line, one_line, read_lines, same_json
 from belote_ref.core.located import KeyPath, Located
 from belote_ref.core.yamlsource import read_yaml
@@ -642,6 +648,10 @@ def _as_json(value: Any) -> str:
 
 Verdict = Literal["good", "bad", "unchecked"]
 
+#: How the problem of a record naming a ruleset that is neither shipped nor given starts: every
+#: record of a house rule's file has it, so ``replay`` says it once.
+UNKNOWN_RULESET_PROBLEM = "unknown ruleset "
+
 
 @dataclass
 class RecordCheck:
@@ -678,7 +688,7 @@ def check_record(entry: DealRecord | RecordError, rulesets: Mapping[str, Ruleset
         diagnostics = getattr(error, "diagnostics", ())
         message = diagnostics[0].message if diagnostics else str(error)
         if isinstance(error, UnknownRulesetError):
-            message = (f"unknown ruleset {entry.ruleset_id!r}: if it is a house rule, pass its file "
+            message = (f"{UNKNOWN_RULESET_PROBLEM}{entry.ruleset_id!r}: if it is a house rule, pass its file "
                        f"(replay --ruleset FILE)")
         return RecordCheck(None, [one_line(f"{entry.locate(('ruleset',))}: {message}")], readable=False)
     problems = [one_line(str(report.error))] if report.error is not None else []
