@@ -23,6 +23,7 @@ from belote_ref.conformance.branches import branch_cases_of
 from belote_ref.conformance.corpus import AUCTION_KINDS, AUCTION_PARAMETER, Fixture, compare_results
 from belote_ref.conformance.dependencies import dependencies_of
 from belote_ref.conformance.rounding import rounded_expectation
+from belote_ref.conformance.settled import unsettled_reason
 from belote_ref.conformance.symmetry import variants
 from belote_ref.core.version import __version__
 from belote_ref.rules.registry import load_registry
@@ -101,6 +102,9 @@ class RunOptions:
     expected_failures: frozenset[str] = frozenset()
     give_up_after: int = 25
     """Failures (crash or timeout) in a row after which the cases left are not sent; 0: never."""
+    settle_with_reference: bool = True
+    """Under a ruleset not shipped as-is, a case whose expected answer the reference engine does not
+    give is n/a (:mod:`~belote_ref.conformance.settled`), not a failure."""
 
 
 def not_applicable_reason(claims: Claims, case: Case) -> str | None:
@@ -271,6 +275,8 @@ def _run_with(
     to_send: deque[int] = deque()
     for index, case in enumerate(cases):
         reason = not_applicable_reason(claims, case)
+        if reason is None and options.settle_with_reference:
+            reason = unsettled_reason(case.ruleset, case.fixture.kind, case.given, case.expected)
         if reason is None:
             to_send.append(index)
         else:
