@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,19 @@ def test_the_help_names_every_conformance_subcommand() -> None:
     assert summary is not None
     missing = [name for name in subcommands.choices if name not in summary]
     assert missing == []
+
+
+def test_a_mistyped_kind_is_refused_with_the_nearest_name(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["conformance", "run", "--kind", "legal_play"])
+    assert stop.value.code == 2
+    assert "unknown kind 'legal_play'; did you mean 'legal_plays'?" in capsys.readouterr().err
+
+
+def test_dump_and_list_take_the_filters_of_run(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "dump", "--ruleset", "classic", "--kind", "trick_winner", "--id", "trick.order."]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines and all(line["kind"] == "trick_winner" and line["id"].startswith("trick.order.") for line in lines)
+    assert main(["conformance", "list", "--ruleset", "classic", "--kind", "score"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed and all(line.split()[1] == "score" for line in listed)

@@ -109,10 +109,12 @@ def _print_card_pairs(orders: list[OrderCoverage]) -> None:
     print(f"\n{undecided} undecided pair(s) of ranks (never the two best cards of a trick whose winner a case expects)")
 
 
-def _applicable(reference: str) -> tuple[Ruleset, list[tuple[Any, Any]]]:
-    ruleset = resolve_ruleset(reference)
+def _applicable(args: argparse.Namespace) -> tuple[Ruleset, list[tuple[Any, Any]]]:
+    ruleset = resolve_ruleset(args.ruleset, search_path(args))
     cases = []
     for fixture in load_corpus():
+        if (args.kind and fixture.kind not in args.kind) or (args.id and not fixture.id.startswith(args.id)):
+            continue
         expected = fixture.expected(ruleset)
         if expected is not None:
             cases.append((fixture, expected))
@@ -120,7 +122,7 @@ def _applicable(reference: str) -> tuple[Ruleset, list[tuple[Any, Any]]]:
 
 
 def cmd_conformance_list(args: argparse.Namespace) -> int:
-    ruleset, cases = _applicable(args.ruleset)
+    ruleset, cases = _applicable(args)
     for fixture, _ in cases:
         print(f"{fixture.id:<58} {fixture.kind:<14} {fixture.provenance:<6} {fixture.data['title']}")
     print(f"{len(cases)} case(s) apply to {ruleset.id}", file=sys.stderr)
@@ -128,7 +130,7 @@ def cmd_conformance_list(args: argparse.Namespace) -> int:
 
 
 def cmd_conformance_dump(args: argparse.Namespace) -> int:
-    ruleset, cases = _applicable(args.ruleset)
+    ruleset, cases = _applicable(args)
     for fixture, expected in cases:
         line = {"id": fixture.id, "kind": fixture.kind, "ruleset": ruleset.to_json(), "given": fixture.given,
                 "expected": expected, "rules": list(fixture.rules), "provenance": fixture.provenance,

@@ -17,6 +17,7 @@ from belote_ref.cli.options import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     Parser,
+    add_case_filters,
     add_impl_option,
     add_rules_path_option,
     count,
@@ -132,7 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "version, besides the shipped ones")
     add_rules_path_option(replay)
     replay.set_defaults(handler="cmd_replay")
-    conformance = commands.add_parser("conformance", help="the fixture corpus: lint, coverage, list, dump")
+    conformance = commands.add_parser(
+        "conformance", help="check an implementation (run, smoke, fuzz, summary, merge) and the corpus (lint, "
+                            "coverage, list, dump)")
     conformance_commands = conformance.add_subparsers(dest="conformance_command", required=True, metavar="SUBCOMMAND")
     lint_parser = conformance_commands.add_parser("lint", help="check fixture files (exit 1 on any problem)")
     lint_parser.add_argument("paths", nargs="*", metavar="PATH")
@@ -143,19 +146,21 @@ def build_parser() -> argparse.ArgumentParser:
     coverage_parser.set_defaults(handler="cmd_conformance_coverage")
     list_parser = conformance_commands.add_parser("list", help="the cases that apply to a ruleset")
     list_parser.add_argument("--ruleset", required=True, metavar="ID|PATH")
+    add_case_filters(list_parser)
     list_parser.set_defaults(handler="cmd_conformance_list")
     dump_parser = conformance_commands.add_parser(
         "dump", help="the applicable cases as JSON lines, expectations included"
     )
     dump_parser.add_argument("--ruleset", required=True, metavar="ID|PATH")
     dump_parser.add_argument("--format", choices=["jsonl"], default="jsonl")
+    add_case_filters(dump_parser)
     dump_parser.set_defaults(handler="cmd_conformance_dump")
 
     run = conformance_commands.add_parser("run", help="run an implementation against the corpus")
     add_impl_option(run)
     run.add_argument("--ruleset", action="append", metavar="ID|PATH", help="repeatable; default: every shipped ruleset")
     add_rules_path_option(run)
-    run.add_argument("--kind", action="append", metavar="KIND", help="repeatable; default: every kind")
+    run.add_argument("--kind", action="append", type=kind, metavar="KIND", help="repeatable; default: every kind")
     run.add_argument("--id", metavar="PREFIX", help="only cases whose id starts with PREFIX")
     run.add_argument("--every-branch", action="store_true",
                      help="also run every fixture under every branch of its expectations, each under a ruleset "
@@ -195,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="where to write the findings as fixtures (default: fuzz-findings/)")
     fuzz.add_argument("--report", metavar="FILE", help="write the JSON Lines report")
     fuzz.add_argument("--timeout", type=seconds, default=10.0, metavar="S", help="per-message timeout (default 10)")
+    fuzz.add_argument("--shrink-budget", type=count, default=1000, metavar="N",
+                      help="at most N situations sent to the adapter to shrink one disagreement (default 1000)")
     fuzz.set_defaults(handler="cmd_conformance_fuzz")
     summary = conformance_commands.add_parser("summary", help="re-render a report, or what changed since a baseline")
     summary.add_argument("report", metavar="REPORT")

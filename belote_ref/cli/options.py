@@ -6,6 +6,7 @@ module (and the engine behind it) is imported."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import shlex
 from pathlib import Path
@@ -35,6 +36,14 @@ def add_rules_path_option(parser: argparse.ArgumentParser) -> None:
 def add_impl_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--impl", metavar="CMD", help="the adapter command, or python:module:factory "
                         "(default: the reference engine, `belote-ref serve`, as a subprocess)")
+
+
+def add_case_filters(parser: argparse.ArgumentParser) -> None:
+    """``--kind`` (repeatable), ``--id PREFIX`` and ``--rules-path``, which ``list`` and ``dump``
+    share with ``run``."""
+    add_rules_path_option(parser)
+    parser.add_argument("--kind", action="append", type=kind, metavar="KIND", help="repeatable; default: every kind")
+    parser.add_argument("--id", metavar="PREFIX", help="only cases whose id starts with PREFIX")
 
 
 def format_value(value: Any) -> str:
@@ -93,7 +102,9 @@ def kind(text: str) -> str:
     """A protocol kind."""
 
     if text not in KINDS:
-        raise argparse.ArgumentTypeError(f"unknown kind {text!r}; expected one of {', '.join(KINDS)}")
+        near = difflib.get_close_matches(text, KINDS, n=1)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise argparse.ArgumentTypeError(f"unknown kind {text!r}; {hint}expected one of {', '.join(KINDS)}")
     return text
 
 
