@@ -166,6 +166,12 @@ def _auction(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
 
 def _legal_plays(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     trick = _trick(_field(given, "trick"))
+    # The answer depends only on the trick, so a wrong seat would go unnoticed: an adapter that
+    # sends the seat of the wrong player (or none) is told so rather than answered.
+    seat = _seat(_field(given, "seat"))
+    if seat is not trick.next_seat:
+        raise GivenError(f"given.seat {seat.name} is not the seat to play: after {len(trick.cards)} card(s) "
+                         f"led by {trick.leader.name} it is {trick.next_seat.name}")
     legal = legal_plays(rules, _trump(rules, _field(given, "trump")), CardSet(_cards(_field(given, "hand"))), trick)
     return {"legal": legal.tokens()}
 
