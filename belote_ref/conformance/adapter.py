@@ -4,7 +4,10 @@ The runner never trusts the other side. For a subprocess adapter:
 
 - it runs in a session (process group) of its own, and the whole group is killed on a restart,
   at the end of a run, on Ctrl-C or SIGTERM, and, through the :mod:`reaper
-  <belote_ref.conformance.reaper>`, even when the runner itself is killed;
+  <belote_ref.conformance.reaper>`, even when the runner itself is killed; so is every process it
+  started in a session of its own (:mod:`~belote_ref.conformance.confine`);
+- an adapter that exits is seen to exit even when a process it left behind holds its output
+  open: the reply it owes is then a crash, not a wait for an end of output that never comes;
 - standard output is read in large chunks by a thread and split on ``\\n``; a line longer than
   :data:`MAX_LINE` is refused and the rest of it drained, never kept;
 - requests are written by a thread of their own, so a adapter that stops reading can never block
@@ -27,12 +30,14 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from belote_ref.conformance.confine import TAG_VARIABLE, become_subreaper, descendants, end_confined, new_tag
 from belote_ref.core.errors import InternalError
 from belote_ref.core.jsonlines import JsonLineError, decode_json_line
 
@@ -53,6 +58,9 @@ STDERR_LOG_LIMIT = 8 * 1024 * 1024
 EXIT_STATUS_WAIT = 2.0
 #: How long the end of an exited adapter's standard error is awaited (generous, for a loaded machine).
 STDERR_END_WAIT = 5.0
+# While a reply is awaited, how often the adapter is checked for having exited: its output may be
+# held open by a process it left behind, so the end of output cannot be relied on to say so.
+_EXIT_CHECK_EVERY = 0.1
 _CHUNK = 1 << 16
 _EOF = object()
 
@@ -116,9 +124,11 @@ class _Reaper:
                 pass
 
     @classmethod
-    def watch(cls, group: int) -> None:
-        """Kill ``group`` if this runner dies before :meth:`release` is called."""
-        cls._tell(f"+{group}\n")
+    def watch(cls, group: int, tag: str) -> None:
+        """Kill ``group``, and every process whose environment carries ``tag``
+        (:data:`~belote_ref.conformance.confine.TAG_VARIABLE`), if this runner dies before
+        :meth:`release` is called."""
+        cls._tell(f"+{group} {TAG_VARIABLE}={tag}\n")
 
     @classmethod
     def release(cls, group: int) -> None:
@@ -184,20 +194,23 @@ class SubprocessAdapter:
         self._stderr_done = threading.Event()  # set while no drainer runs: nothing to await
         self._stderr_done.set()
         self._closing = threading.Event()
+        self._tag = ""
         self.description = " ".join(shlex.quote(a) for a in self.argv)
 
     def start(self) -> None:
         """Start the process in its own session and the threads that read and write its pipes."""
+        become_subreaper()  # before the start: an orphan of the adapter then comes to this process
+        self._tag = new_tag()
         try:
             self.process = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True,
+                env={**os.environ, "PYTHONUNBUFFERED": "1", TAG_VARIABLE: self._tag}, start_new_session=True,
             )
         except (OSError, ValueError) as error:
             reason = getattr(error, "strerror", None) or str(error)
             raise AdapterFailure("crash", f"cannot start {self.description}: {reason}") from None
         _LIVE_GROUPS.add(self.process.pid)
-        _Reaper.watch(self.process.pid)
+        _Reaper.watch(self.process.pid, self._tag)
         self._lines = queue.Queue()
         self._outbox = queue.Queue()
         self._closing = threading.Event()
@@ -288,10 +301,7 @@ class SubprocessAdapter:
         if self.process is None:
             raise InternalError("broken invariant: self.process is not None")
         wait = timeout if timeout is not None else self.timeout
-        try:
-            item = self._lines.get(timeout=wait)
-        except queue.Empty:
-            raise AdapterFailure("timeout", f"no reply within {wait:g} s") from None
+        item = self._next_line(wait)
         if item is _EOF:
             try:
                 # The output is closed; give an exiting process time to report its status (a
@@ -307,6 +317,34 @@ class SubprocessAdapter:
         if not isinstance(item, bytes):
             raise InternalError("broken invariant: isinstance(item, bytes)")
         return decode_reply(item)
+
+    def _next_line(self, wait: float) -> object:
+        """The next item from the output reader within ``wait`` seconds, or :data:`_EOF` once the
+        adapter has exited and what it wrote has had :data:`EXIT_STATUS_WAIT` seconds to arrive.
+
+        Raises :class:`AdapterFailure` (``timeout``) when nothing came in time from an adapter that
+        is still running."""
+        if self.process is None:
+            raise InternalError("broken invariant: self.process is not None")
+        now = time.monotonic()
+        deadline = now + wait
+        exited_by: float | None = None  # once it has exited: when to stop waiting for its last words
+        while True:
+            until = exited_by if exited_by is not None else min(deadline, now + _EXIT_CHECK_EVERY)
+            try:
+                return self._lines.get(timeout=max(0.0, until - now))
+            except queue.Empty:
+                pass
+            now = time.monotonic()
+            if exited_by is not None:
+                return _EOF
+            if self.process.poll() is not None:
+                # What it wrote is in the pipe already; a process it left behind may keep the pipe
+                # open: end those, and give the reader a moment for the last lines.
+                end_confined(self.process.pid, self._tag, [])
+                exited_by = now + EXIT_STATUS_WAIT
+            elif now >= deadline:
+                raise AdapterFailure("timeout", f"no reply within {wait:g} s")
 
     def stop(self) -> None:
         """Send ``stop``, give the adapter a moment to exit, then kill its whole group."""
@@ -329,7 +367,9 @@ class SubprocessAdapter:
             return
         self._closing.set()
         self._outbox.put(None)
+        attached = descendants(process.pid)  # before the kill: then they are orphans, in no tree of it
         kill_group(process.pid)
+        end_confined(process.pid, self._tag, attached)
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
