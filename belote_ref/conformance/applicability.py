@@ -78,7 +78,15 @@ class Claims:
         return self.by_kind.get(kind, self)
 
     def values_of(self, parameter_id: str) -> Any:
-        """The values claimed for a parameter: a list, or :data:`ANY`."""
+        """The values claimed for a parameter: a list, or :data:`ANY`.
+
+        A parameter newer than the adapter's protocol is never sent to it: its game is the one its
+        version describes, the parameter at its default (``bidding.auction: turned_card`` for an
+        adapter of version 1 or 2), which it claims whatever its hello says.
+        """
+        registry = load_registry()
+        if parameter_id in registry and registry[parameter_id].since_protocol > self.protocol:
+            return [registry[parameter_id].default]
         declared = self.parameters.get(parameter_id)
         if declared == ANY:
             return ANY

@@ -4,7 +4,8 @@ Lint checks every fixture file: schema validity; ids unique and well-formed; eve
 in ``rules``, ``applies_to`` or ``when`` exists and every value named is allowed; card tokens valid
 and distinct within a deal; 32 cards in a whole deal; card points adding up to the pack total plus
 the last-trick bonus; every branch reachable (not shadowed by an earlier one); the ``when``
-branches exhaustive unless the fixture says ``partial: true``; canonical formatting.
+branches exhaustive unless the fixture says ``partial: true``; a fixture of a kind that depends on
+the auction naming ``bidding.auction``; canonical formatting.
 """
 
 from __future__ import annotations
@@ -12,12 +13,20 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from belote_ref.conformance.corpus import Fixture, branch_ruleset, iter_fixture_paths, load_fixture
-from belote_ref.conformance.dependencies import undeclared_dependencies
+from belote_ref.conformance.card_pairs import OrderCoverage, card_pair_coverage
+from belote_ref.conformance.corpus import (
+    AUCTION_KINDS,
+    AUCTION_PARAMETER,
+    Fixture,
+    branch_ruleset,
+    iter_fixture_paths,
+    load_fixture,
+)
+from belote_ref.conformance.dependencies import dependencies_of, undeclared_dependencies
 from belote_ref.conformance.fmt import format_fixture
 from belote_ref.conformance.runner import build_branch_cases, build_cases
 from belote_ref.core.cards import parse_card
@@ -158,6 +167,7 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
                 problems.append(at(("expect",), f"the branches leave {parameter_id} = {', '.join(map(str, missing))} "
                                    "uncovered: add branches, a default branch without 'when', or 'partial: true'",
                                    "lint.exhaustive"))
+    problems.extend(_auction_problems(fixture))
     for parameter_id, value, label in undeclared_dependencies(fixture, registry):
         problems.append(at(("rules",), f"the answer depends on {parameter_id}, which the fixture does not name: it "
                            f"changes when {parameter_id} = {json.dumps(value)}"
@@ -167,6 +177,27 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
     if text != format_fixture(fixture.data):
         problems.append(Diagnostic(str(fixture.path), 1, 1, "", "not in canonical format (run `belote-ref fmt`)",
                                    "lint.format"))
+    return problems
+
+
+def _auction_problems(fixture: Fixture) -> list[Diagnostic]:
+    """A fixture of a kind whose answer depends on the auction (:data:`AUCTION_KINDS`: the deal, the
+    auction, a score, a match, a replay, a whole deal) names the auction it is written for:
+    ``bidding.auction`` in its ``rules`` or ``depends_on``, which applicability reads, so that an
+    adapter of the other family is never sent it; and in its ``applies_to`` or a branch's ``when``,
+    which say for which of the two families the answer holds."""
+    if fixture.located is None or fixture.kind not in AUCTION_KINDS:
+        return []
+    at = fixture.located.diagnostic
+    problems = []
+    if AUCTION_PARAMETER not in dependencies_of(fixture):
+        problems.append(at(("rules",), f"a {fixture.kind} fixture's answer depends on the auction: add "
+                           f"{AUCTION_PARAMETER} to depends_on (or rules)", "lint.auction"))
+    if not any(AUCTION_PARAMETER in predicate for _, predicate in _predicates(fixture)):
+        problems.append(at(("applies_to",) if fixture.data.get("applies_to") else ("id",),
+                           f"a {fixture.kind} fixture names the auction it is written for: add "
+                           f"{AUCTION_PARAMETER}: turned_card (or bids) to applies_to, or branches on it",
+                           "lint.auction"))
     return problems
 
 
@@ -211,11 +242,18 @@ def lint(paths: Iterable[Path] | None = None) -> tuple[int, list[Diagnostic]]:
 
 @dataclass
 class Coverage:
-    """Hand and engine fixture counts per (parameter, value), and the gaps."""
+    """Hand and engine fixture counts per (parameter, value), and the gaps; the pairs of ranks
+    each card order's cases decide (see :mod:`~belote_ref.conformance.card_pairs`)."""
 
     rows: list[tuple[str, Any, int, int]]
     gaps: list[tuple[str, Any, int]]
     unexpressible: list[str]
+    card_pairs: list[OrderCoverage] = field(default_factory=list)
+
+    @property
+    def undecided_pairs(self) -> int:
+        """How many pairs of ranks, summed over the card orders, no case decides: gaps too."""
+        return sum(len(order.undecided) for order in self.card_pairs)
 
 
 def coverage(fixtures: Iterable[Fixture]) -> Coverage:
@@ -259,4 +297,4 @@ def coverage(fixtures: Iterable[Fixture]) -> Coverage:
             rows.append((parameter_id, value, hand[key], engine[key]))
             if hand[key] < 2:
                 gaps.append((parameter_id, value, hand[key]))
-    return Coverage(rows, gaps, unexpressible)
+    return Coverage(rows, gaps, unexpressible, card_pair_coverage(fixtures, rulesets))

@@ -26,6 +26,7 @@ from belote_ref.conformance.rounding import rounded_expectation
 from belote_ref.conformance.settled import unsettled_reason
 from belote_ref.conformance.symmetry import variants
 from belote_ref.core.version import __version__
+from belote_ref.rules.predicates import same_value
 from belote_ref.rules.registry import load_registry
 from belote_ref.rules.ruleset import Ruleset
 
@@ -128,7 +129,10 @@ def protocol_needed(case: Case) -> int:
     ``bids`` ruleset and a kind whose answer depends on the auction) or a parameter of version 3."""
     registry = load_registry()
     named = [*dependencies_of(case.fixture), *(case.fixture.data.get("applies_to") or {})]
-    needed = max((registry[p].since_protocol for p in named if p in registry), default=1)
+    # A newer parameter at its default is the game of the older versions (bidding.auction at
+    # turned_card in every classic deal): it needs no newer version.
+    needed = max((registry[p].since_protocol for p in named if p in registry
+                  and not same_value(case.ruleset.params.get(p), registry[p].default)), default=1)
     if case.fixture.kind in AUCTION_KINDS and case.ruleset.params.get(AUCTION_PARAMETER) == "bids":
         needed = max(needed, 3)
     if case.fixture.kind not in VERSION_1_KINDS:
