@@ -103,6 +103,17 @@ def test_serve_answers_the_quadratic_line_with_an_error_and_goes_on() -> None:
     assert reply["errored"] is True and "nested more than 64 levels" in reply["message"]
 
 
+def test_replay_reports_the_quadratic_line_and_goes_on(tmp_path: Path) -> None:
+    # Old code: 28 s for the 24 KB line; this one is ten times longer.
+    records = tmp_path / "records.jsonl"
+    records.write_bytes(quadratic_line(120_000) + b"\n" + b"[" * 65 + b"\n")
+    done = subprocess.run([sys.executable, "-m", "belote_ref.cli", "replay", str(records)], capture_output=True,
+                          text=True, timeout=30.0, cwd=REPO, check=False)
+    assert done.returncode == 2
+    assert f"{records}:1: nested more than 64 levels deep" in done.stdout + done.stderr
+    assert f"{records}:2: nested more than 64 levels deep" in done.stdout + done.stderr
+
+
 def quadratic_adapter(tmp_path: Path, escaped_quotes: int) -> Path:
     """An adapter that answers hello as the reference does, and every run with the quadratic line."""
     script = tmp_path / "quadratic_adapter.py"
