@@ -141,3 +141,35 @@ def test_list_and_dump(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert case["expected"] == {"legal": ["7H", "QH", "KD", "8C"]}
     assert case["ruleset"]["id"] == "house" and case["ruleset"]["parameters"]["play.undertrump_over_opponent"] == "optional"
     assert {"id", "kind", "ruleset", "given", "expected"} <= set(case)
+
+
+TAKERS = yaml.safe_load((fixtures_dir() / "score/belote/no-belote-takers-king-and-queen.yaml").read_text())
+
+
+def test_dependency_on_two_parameters_together(tmp_path: Path) -> None:
+    """announcements.declared is not in play where announcements are off, and
+    announcements.enabled alone changes nothing where no combination is declared: the answer depends
+    on the two together, and lint tries them together (the takers' fixture before its automatic
+    branches)."""
+
+    def strip(data: dict[str, Any]) -> None:
+        data["expect"] = [b for b in data["expect"] if "announcements.declared" not in (b.get("when") or {})]
+        data["depends_on"] = [p for p in data["depends_on"] if not p.startswith("announcements.")]
+        del data["partial"]
+
+    found = messages([write(tmp_path, "takers.yaml", mutate(TAKERS, strip))])
+    assert any("depends on announcements.declared" in m and "with announcements.enabled=true" in m for m in found)
+    assert messages([write(tmp_path, "whole.yaml", TAKERS)]) == []
+
+
+def test_trial_values_reach_across_an_integer_range_and_past_a_single_value() -> None:
+    from belote_ref.conformance.dependencies import trial_values
+    from belote_ref.rules.registry import load_registry
+
+    registry = load_registry()
+    capot = trial_values(registry["scoring.capot.value"])
+    assert {250, 0, 10000, 5000, 249, 251} <= set(capot)
+    for parameter_id in ("cards.plain_order", "cards.trump_points", "scoring.last_trick_bonus"):
+        values = trial_values(registry[parameter_id])
+        assert len(values) > 1, parameter_id
+        assert all(registry[parameter_id].allows(value) for value in values), parameter_id

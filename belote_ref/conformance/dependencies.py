@@ -5,24 +5,28 @@ depends on (:mod:`~belote_ref.conformance.applicability`). That set is the fixtu
 (what it exercises) and its ``depends_on`` (what else its answer needs: a card order, the value of
 belote...). Lint makes the set a tested fact: under every assignment of the values its predicates
 name (:func:`~belote_ref.conformance.branches.assignments`), the reference engine's answer must
-stay the same when any other outcome parameter takes another value documented in the registry.
-A parameter that changes it is an undeclared dependency, reported with the value that showed it.
+stay the same when any other outcome parameter takes another value: one documented in the
+registry, an integer across its valid range, an alternative table for a parameter with a single
+documented value (:func:`trial_values`), a parameter not in play together with the one that puts
+it in play. A parameter that changes it is an undeclared dependency, reported with the value that
+showed it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from belote_ref.conformance.branches import assignments
 from belote_ref.conformance.corpus import AUCTION_PARAMETER, Fixture, canonical_result
 from belote_ref.core.errors import BeloteRefError
 from belote_ref.protocol.serve import run_case
-from belote_ref.rules.registry import Registry, load_registry
+from belote_ref.rules.predicates import same_value
+from belote_ref.rules.registry import Parameter, Registry, load_registry
 from belote_ref.rules.ruleset import Ruleset
 
-__all__ = ["dependencies_of", "undeclared_dependencies"]
+__all__ = ["dependencies_of", "trial_values", "undeclared_dependencies"]
 
 
 def dependencies_of(fixture: Fixture) -> tuple[str, ...]:
@@ -31,18 +35,59 @@ def dependencies_of(fixture: Fixture) -> tuple[str, ...]:
     return tuple(dict.fromkeys(declared))
 
 
-_RULESETS: dict[tuple[str, str, str], Ruleset | None] = {}
+_RULESETS: dict[tuple[str, str], Ruleset | None] = {}
 
 
-def _variant(base: Ruleset, parameter_id: str, value: Any) -> Ruleset | None:
-    # The base's key (its id and every value) and the one change name the variant.
-    key = (base._key, parameter_id, json.dumps(value, sort_keys=True))
+def _variant(base: Ruleset, changes: tuple[tuple[str, Any], ...]) -> Ruleset | None:
+    # The base's key (its id and every value) and the changes name the variant.
+    key = (base._key, json.dumps(changes, sort_keys=True))
     if key not in _RULESETS:
         try:
-            _RULESETS[key] = base.with_parameter(parameter_id, value)
+            ruleset = base
+            for parameter_id, value in changes:
+                ruleset = ruleset.with_parameter(parameter_id, value)
+            _RULESETS[key] = ruleset
         except BeloteRefError:
             _RULESETS[key] = None
     return _RULESETS[key]
+
+
+def trial_values(parameter: Parameter) -> list[Any]:
+    """The values lint tries for ``parameter``: the documented ones; for an integer also its bounds,
+    the middle of its range and each documented value's neighbours (a capot of 300 is a valid house
+    rule though no ruleset ships it); for a table with one documented value (a card order, a
+    points table), an alternative, so that a parameter with one documented value is a dependency
+    too when the answer needs it."""
+    values = list(parameter.values)
+    if parameter.type == "int" and parameter.minimum is not None and parameter.maximum is not None:
+        low, high = parameter.minimum, parameter.maximum
+        values += [low, high, (low + high) // 2]
+        values += [v + step for v in parameter.values for step in (-1, 1)
+                   if isinstance(v, int) and low <= v + step <= high]
+    elif len(values) == 1 and parameter.type == "rank_order" and isinstance(values[0], list):
+        order = list(values[0])
+        values += [order[1:2] + order[:1] + order[2:], order[:-2] + order[-1:] + order[-2:-1]]
+    elif len(values) == 1 and parameter.type == "rank_points" and isinstance(values[0], dict):
+        # Two ranks' points swapped: the suit's total, which the pack's total needs, is kept.
+        ranked = sorted(values[0], key=lambda rank: -values[0][rank])
+        for first, second in ((ranked[0], ranked[1]), (ranked[1], ranked[2])):
+            values.append({**values[0], first: values[0][second], second: values[0][first]})
+    unique: list[Any] = []
+    for value in values:
+        if not any(same_value(value, seen) for seen in unique):
+            unique.append(value)
+    return unique
+
+
+def _enabling(registry: Registry, parameter_id: str, params: Mapping[str, Any]) -> tuple[str, Any] | None:
+    """The change that puts ``parameter_id`` in play under ``params`` (its unmet ``applies_when``
+    entry set to a value that meets it), when one change does; None when it is in play already."""
+    unmet = registry.unmet(parameter_id, params)
+    if unmet is None:
+        return None
+    enabler, wanted = unmet
+    options = list(wanted["one_of"]) if isinstance(wanted, Mapping) and "one_of" in wanted else [wanted]
+    return (enabler, options[0]) if options and not isinstance(options[0], Mapping) else None
 
 
 def _answer(rules: Ruleset, fixture: Fixture) -> Any:
@@ -55,7 +100,13 @@ def _answer(rules: Ruleset, fixture: Fixture) -> Any:
 
 def undeclared_dependencies(fixture: Fixture, registry: Registry | None = None) -> Iterator[tuple[str, Any, str]]:
     """``(parameter, value, assignment label)`` for each outcome parameter the fixture does not
-    name whose documented ``value`` changes the engine's answer under that assignment."""
+    name whose ``value`` changes the engine's answer under that assignment.
+
+    The values tried are :func:`trial_values`. A parameter that is not in play under the
+    assignment (its ``applies_when`` unmet: ``announcements.declared`` where announcements are
+    off) is tried with the parameter that enables it set too, against the answer with that one
+    alone: the answer may depend on the two together and on neither alone. The label then ends
+    with the enabling change (``...; with announcements.enabled=true``)."""
     registry = registry or load_registry()
     declared = set(dependencies_of(fixture))
     reported: set[str] = set()
@@ -67,14 +118,29 @@ def undeclared_dependencies(fixture: Fixture, registry: Registry | None = None) 
         for parameter_id, parameter in registry.parameters.items():
             if not parameter.outcome or parameter_id in declared or parameter_id in reported:
                 continue
-            for value in parameter.values:
-                if type(value) is type(base.params[parameter_id]) and value == base.params[parameter_id]:
+            if parameter_id == AUCTION_PARAMETER and fixture.auction_family is not None:
+                # A fixture of the classic auction never applies to the bidding family.
+                continue
+            enabling = _enabling(registry, parameter_id, base.params)
+            before: tuple[tuple[str, Any], ...] = (enabling,) if enabling is not None else ()
+            reference = answer
+            if before:
+                enabled = _variant(base, before)
+                if enabled is None or fixture.expected(enabled) is None:
+                    # Where the enabling value makes the fixture not apply (it pins another), the
+                    # parameter it would put in play never reaches the fixture's cases.
                     continue
-                other = _variant(base, parameter_id, value)
-                if other is None or (parameter_id == AUCTION_PARAMETER and fixture.auction_family is not None):
-                    # A fixture of the classic auction never applies to the bidding family.
+                reference = _answer(enabled, fixture)
+            for value in trial_values(parameter):
+                if same_value(value, base.params[parameter_id]):
                     continue
-                if _answer(other, fixture) != answer:
+                other = _variant(base, (*before, (parameter_id, value)))
+                if other is None:
+                    continue
+                if _answer(other, fixture) != reference:
                     reported.add(parameter_id)
-                    yield parameter_id, value, assignment.label
+                    label = assignment.label
+                    if enabling is not None:
+                        label = f"{label}; with {enabling[0]}={json.dumps(enabling[1])}".lstrip("; ")
+                    yield parameter_id, value, label
                     break
