@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,7 +31,8 @@ from belote_ref.conformance.fmt import format_fixture
 from belote_ref.conformance.report_file import ReportWriter, read_report, report_bytes
 from belote_ref.core.yamlsource import read_yaml
 from belote_ref.protocol.serve import adapter as reference_adapter
-from belote_ref.records.workers import WorkerLostError, ordered_map
+from belote_ref.records.shards import ordered_map
+from belote_ref.records.workers import WorkerLostError
 
 DEADLINE = 120.0  # seconds: only a failure waits this long
 COMMAND = [sys.executable, "-m", "belote_ref.cli", "conformance", "run"]
@@ -209,7 +211,7 @@ BAD_REPORTS = {
                                      "the case's 'differences' must be a list of strings"),
     "no header": (dumped(CASE, FOOTER), 1, "a report starts with its header line"),
     "a line after the footer": (dumped(HEADER, CASE, FOOTER, CASE), 4, "a line after the footer"),
-    "an unknown outcome": (dumped(HEADER, {**CASE, "outcome": "great"}), 2, "the case's 'outcome' must be one of"),
+    "an unknown outcome": (dumped(HEADER, {**CASE, "outcome": "great"}), 2, "unknown outcome 'great' (one of pass,"),
     "empty": (b"", None, "a report starts with its header line; this one is empty"),
 }
 
@@ -286,18 +288,41 @@ def die_once_on_three(item: tuple[int, str]) -> int:
     return number * 10
 
 
+def within_deadline(work: Callable[[], Any]) -> Any:
+    """``work()``, run in a thread so that a hang fails the test instead of blocking it."""
+    outcome: list[Any] = []
+
+    def target() -> None:
+        try:
+            outcome.append(("value", work()))
+        except BaseException as error:  # handed to the test's thread
+            outcome.append(("error", error))
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(DEADLINE)
+    if thread.is_alive():
+        pytest.fail("ordered_map hung: a dead worker's task was awaited for ever")
+    kind, value = outcome[0]
+    if kind == "error":
+        raise value
+    return value
+
+
 def test_a_task_whose_worker_dies_is_run_again(tmp_path: Path) -> None:
     marker = str(tmp_path / "died-once")
-    assert list(ordered_map(die_once_on_three, [(n, marker) for n in range(6)], 2)) == [0, 10, 20, 30, 40, 50]
+    tasks = [(n, marker) for n in range(6)]
+    assert within_deadline(lambda: list(ordered_map(die_once_on_three, tasks, 2))) == [0, 10, 20, 30, 40, 50]
     assert os.path.exists(marker)
 
 
 def test_a_task_lost_twice_is_settled_or_raised() -> None:
-    assert list(ordered_map(die_on_two, range(5), 2, on_lost=lambda item, why: -1)) == [0, 10, -1, 30, 40]
+    settled = within_deadline(lambda: list(ordered_map(die_on_two, range(5), 2, on_lost=lambda item, why: -1)))
+    assert settled == [0, 10, -1, 30, 40]
     results: Iterator[int] = ordered_map(die_on_two, range(5), 2)
-    assert [next(results), next(results)] == [0, 10]
+    assert within_deadline(lambda: [next(results), next(results)]) == [0, 10]
     with pytest.raises(WorkerLostError, match="task 3 was lost: worker process [0-9]+ died \\(killed by SIGKILL\\)"):
-        next(results)
+        within_deadline(lambda: next(results))
 
 
 def children(pid: int) -> list[tuple[int, str]]:

@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from belote_ref.conformance.runner import BAD_OUTCOMES, OUTCOMES
 from belote_ref.core.errors import BeloteRefError
-from belote_ref.core.jsonlines import read_json_lines
+from belote_ref.core.jsonlines import one_line, read_json_lines
 
 __all__ = ["ReportWriter", "footer_line", "incomplete_run", "read_report", "report_bytes"]
 
@@ -219,6 +219,8 @@ def _shape_problem(item: Any) -> str | None:
             return f"a {item['type']} line needs {name!r}"
     for name, (check, words) in fields.items():
         if name in item and not check(item[name]):
+            if name == "outcome":
+                return f"unknown outcome {one_line(repr(item[name]), 60)} ({words})"
             return f"the {item['type']}'s {name!r} must be {words}"
     return None
 

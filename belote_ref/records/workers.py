@@ -89,7 +89,7 @@ def _worker_main(conn: Connection, task: Callable[[Any], Any], initializer: Call
 
 def _ending(exitcode: int | None) -> str:
     if exitcode is None:
-        return "its pipe closed"
+        return "its pipe closed, the process still running"
     if exitcode < 0:
         try:
             return f"killed by {signal.Signals(-exitcode).name}"
@@ -161,6 +161,7 @@ def ordered_map(task: Callable[[Item], Result], items: Iterable[Item], jobs: int
 
     def lose(index: int, number: int) -> None:
         worker = workers[index]
+        worker.process.join(_LEAVE_SECONDS)  # its pipe may close a moment before it is reaped
         why = f"worker process {worker.process.pid} died ({_ending(worker.process.exitcode)})"
         worker.end(force=True)
         workers[index] = start()
