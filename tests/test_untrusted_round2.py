@@ -59,8 +59,9 @@ def decided_within(line: bytes, seconds: float) -> str:
 
 @pytest.mark.parametrize("escaped_quotes", [12_000, 120_000, (MAX_LINE_BYTES - 100) // 2])
 def test_the_quadratic_line_is_refused_in_linear_time(escaped_quotes: int) -> None:
-    # Old code: 2.7 s at 12,000 quotes, so some 270 s at 120,000 and over an hour at 500,000 (the
-    # 1 MB line); a linear check takes milliseconds. The child's start-up is most of the 20 s.
+    # Old code: 2.7 s at 12,000 quotes (the issue's line, within this deadline: must survive), so
+    # some 270 s at 120,000 and over an hour at 500,000 (the 1 MB line); a linear check takes
+    # milliseconds. The child's start-up is most of the 20 s.
     assert decided_within(quadratic_line(escaped_quotes), 20.0) == "too_deep"
 
 
@@ -80,7 +81,8 @@ def test_the_quadratic_line_within_the_depth_is_refused_as_not_json_in_linear_ti
         # Objects count as arrays do; keys are strings.
         (b'{"[[": ' * (MAX_DEPTH + 1) + b"1" + b"}" * (MAX_DEPTH + 1), "too_deep"),
         (b'{"[[": ' * MAX_DEPTH + b"1" + b"}" * MAX_DEPTH, "accepted"),
-        # An unterminated string hides nothing that the decoder would reach.
+        # An unterminated string hides nothing that the decoder would reach (old code: "too deep"
+        # for the second, whose brackets are all inside the string).
         (b"[" * (MAX_DEPTH + 1) + b'"abc', "too_deep"),
         (b'"' + b"[" * 1000, "bad_json"),
     ],
@@ -231,7 +233,8 @@ def test_a_cache_entry_that_is_a_fifo_is_a_miss(folder: Path, tmp_path: Path) ->
 
 
 def test_a_cache_entry_is_never_written_through_a_symlink(folder: Path, tmp_path: Path) -> None:
-    # Must survive (the old code did too): the link is replaced, its target left alone.
+    # Old code: read through the link, so the entry it points to was served. Now the link is a
+    # miss, replaced by a regular entry, and its target is left alone.
     source = tmp_path / "a.yaml"
     source.write_text("x: 1\n")
     entry = one_entry(folder, source, Counter({"x": 1}))
