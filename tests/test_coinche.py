@@ -207,11 +207,11 @@ def totals(result: dict[str, Any]) -> tuple[str, int, int]:
 
 
 class TestContree:
-    def test_made_without_beating_the_defenders_takes_their_prenable_belote(self) -> None:
-        # 91 >= 90: made (EW's 71 + 20 = 91 need not be beaten). NS 91 + 90 + EW's belote 20 = 201
-        # -> 200; EW 71 -> 70.
+    def test_made_without_beating_the_defenders_leaves_them_their_belote(self) -> None:
+        # 91 >= 90: made (EW's 71 + 20 = 91 need not be beaten). NS 91 + 90 = 181 -> 180; EW 71 + their
+        # own belote 20 = 91 -> 90: the prenable belote is the takers' when they fail (FFB-C16 §7).
         result = score(CONTREE, SPLIT, 90)
-        assert totals(result) == ("made", 200, 70)
+        assert totals(result) == ("made", 180, 90)
         assert result["card_points"] == {"NS": 91, "EW": 71} and result["belote"] == "EW" and result["pot"] == 0
 
     def test_down(self) -> None:
@@ -219,8 +219,8 @@ class TestContree:
         assert totals(score(CONTREE, SPLIT, 100)) == ("down", 0, 280)
 
     def test_coinched_everything_is_multiplied_but_belote(self) -> None:
-        # Made x2: (160 + 90) x 2 = 500, + EW's belote 20 (prenable, not multiplied) = 520.
-        assert totals(score(CONTREE, SPLIT, 90, 2)) == ("made", 520, 0)
+        # Made x2: (160 + 90) x 2 = 500; EW keep their belote, 20 (belote.defenders_on_made kept_by_holder).
+        assert totals(score(CONTREE, SPLIT, 90, 2)) == ("made", 500, 20)
         # Down x4: (160 + 100) x 4 = 1040 + 20 = 1060.
         assert totals(score(CONTREE, SPLIT, 100, 4)) == ("down", 0, 1060)
 
@@ -232,18 +232,18 @@ class TestContree:
         assert totals(score(CONTREE, SWEEP, 80, 2)) == ("made", 500, 0)
 
     def test_other_formulas(self) -> None:
-        # base_plus_bid, base 162: NS 162 + 90 + EW's belote 20 = 272 -> 270, EW nothing.
+        # base_plus_bid, base 162: NS 162 + 90 = 252 -> 250, EW their own belote 20.
         base = variant(CONTREE, scoring__bid__formula="base_plus_bid", scoring__bid__base=162)
-        assert totals(score(base, SPLIT, 90)) == ("made", 270, 0)
-        # bid_only: NS 90 + 20 = 110.
+        assert totals(score(base, SPLIT, 90)) == ("made", 250, 20)
+        # bid_only: NS 90, EW 20.
         announced = variant(CONTREE, scoring__bid__formula="bid_only")
-        assert totals(score(announced, SPLIT, 90)) == ("made", 110, 0)
+        assert totals(score(announced, SPLIT, 90)) == ("made", 90, 20)
         # flat_forfeits, down coinched: EW 160 x 2 = 320 + 20 = 340.
         forfeits = variant(CONTREE, scoring__bid__formula="flat_forfeits")
         assert totals(score(forfeits, SPLIT, 100, 2)) == ("down", 0, 340)
-        # bid_only multiplier: 160 + 90 x 2 = 340, + 20 = 360.
+        # bid_only multiplier: 160 + 90 x 2 = 340; EW 20.
         bid_only = variant(CONTREE, scoring__bid__multiplier_applies_to="bid_only")
-        assert totals(score(bid_only, SPLIT, 90, 2)) == ("made", 360, 0)
+        assert totals(score(bid_only, SPLIT, 90, 2)) == ("made", 340, 20)
 
     def test_bid_targets(self) -> None:
         # plus_two: 90 needs 92; 91 falls short: down, EW 160 + 90 + 20 = 270.
@@ -265,7 +265,7 @@ class TestCoinche:
         assert totals(score(COINCHE, SPLIT, 80, 2)) == ("down", 0, 520)
 
     def test_the_bracket_uses_the_capot_points(self) -> None:
-        # (252 + 80) x 2 = 664, + belote 20 x 2 = 704 -> 700.
+        # (250 + 80) x 2 = 660 (FFB-K15's capot base, scoring.bid.capot_base), + belote 20 x 2 = 700.
         assert totals(score(COINCHE, SWEEP, 80, 2)) == ("made", 700, 0)
 
 
@@ -299,11 +299,11 @@ def test_rounding_never_decides_the_contract() -> None:
 
 
 def test_a_match_of_the_family() -> None:
-    # Deal 1: 90 made, NS 200, EW 70. Deal 2: 100 x4 down, EW 1060: EW 1130 >= 1000 wins.
+    # Deal 1: 90 made, NS 180, EW 90. Deal 2: 100 x4 down, EW 1060: EW 1150 >= 1000 wins.
     deal_1 = {**SPLIT, "bid": {"value": 90, "multiplier": 1}}
     deal_2 = {**SPLIT, "bid": {"value": 100, "multiplier": 4}}
     result = run_case(CONTREE, "match", {"deals": [deal_1, deal_2, deal_1]})
-    assert result == {"totals": [{"NS": 200, "EW": 70}, {"NS": 200, "EW": 1130}], "winner": "EW", "ended_after": 2}
+    assert result == {"totals": [{"NS": 180, "EW": 90}, {"NS": 180, "EW": 1150}], "winner": "EW", "ended_after": 2}
 
 
 def _random_bid_deal(rules: Ruleset, rng: random.Random) -> BidDeal:

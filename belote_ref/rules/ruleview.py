@@ -224,6 +224,7 @@ class Belote(_Frozen):
         "on_chute",
         "on_capot_against_holder",
         "multiplied",
+        "defenders_on_made",
     )
 
     value: int
@@ -243,6 +244,8 @@ class Belote(_Frozen):
     """Belote of a team that is capot (``belote.on_capot_against_holder``)."""
     multiplied: bool
     """Belote multiplied by the coinche (``belote.multiplied``)."""
+    defenders_on_made: Literal["kept_by_holder", "to_takers_when_coinched"]
+    """The defenders' belote on a made contract (``belote.defenders_on_made``)."""
 
 
 class Announcements(_Frozen):
@@ -364,7 +367,14 @@ class ScoringRounding(_Frozen):
 class ScoringBid(_Frozen):
     """The ``scoring.bid.*`` parameters."""
 
-    __slots__ = ("must_beat_defenders", "formula", "base", "multiplier_applies_to", "flat_forfeit")  # noqa: RUF023
+    __slots__ = (  # noqa: RUF023
+        "must_beat_defenders",
+        "formula",
+        "base",
+        "capot_base",
+        "multiplier_applies_to",
+        "flat_forfeit",
+    )
 
     must_beat_defenders: bool
     """The takers must also beat the defenders (``scoring.bid.must_beat_defenders``)."""
@@ -372,6 +382,8 @@ class ScoringBid(_Frozen):
     """The scoring formula of a bid (``scoring.bid.formula``)."""
     base: int
     """The base of a won deal (``scoring.bid.base``)."""
+    capot_base: int
+    """The base of a winner who swept (``scoring.bid.capot_base``)."""
     multiplier_applies_to: Literal["bid_only", "everything", "ffb_coinche_bracket"]
     """What the coinche multiplies (``scoring.bid.multiplier_applies_to``)."""
     flat_forfeit: int
@@ -636,10 +648,12 @@ PARAMETER_IDS: tuple[str, ...] = (
     "scoring.bid.must_beat_defenders",
     "scoring.bid.formula",
     "scoring.bid.base",
+    "scoring.bid.capot_base",
     "scoring.bid.multiplier_applies_to",
     "scoring.capot_bid.mode",
     "scoring.capot_bid.value",
     "belote.multiplied",
+    "belote.defenders_on_made",
     "auction.generale",
     "scoring.generale.value",
     "scoring.bid.flat_forfeit",
@@ -739,6 +753,7 @@ def _belote(params: Mapping[str, Any]) -> Belote:
         on_chute=params["belote.on_chute"],
         on_capot_against_holder=params["belote.on_capot_against_holder"],
         multiplied=params["belote.multiplied"],
+        defenders_on_made=params["belote.defenders_on_made"],
     )
 
 
@@ -805,6 +820,7 @@ def _scoring_bid(params: Mapping[str, Any]) -> ScoringBid:
         must_beat_defenders=params["scoring.bid.must_beat_defenders"],
         formula=params["scoring.bid.formula"],
         base=params["scoring.bid.base"],
+        capot_base=params["scoring.bid.capot_base"],
         multiplier_applies_to=params["scoring.bid.multiplier_applies_to"],
         flat_forfeit=params["scoring.bid.flat_forfeit"],
     )

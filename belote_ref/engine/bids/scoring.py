@@ -14,9 +14,12 @@ bid ``auction.capot_value``, a générale ``scoring.generale.value``); ``m`` the
   reach ``t(V)`` (``auction.bid_target``) and, with ``scoring.bid.must_beat_defenders``, exceed
   ``P_D``; a capot bid when the takers win all 8 tricks; a générale when the bidder wins them
   all alone. The winner is the takers when made, the defenders when down.
-- **Belotes**: the loser's belote stays with him (``belote.on_chute: kept_by_holder``, never
-  multiplied), goes to the winner (``to_defenders``) or is lost (``void``); the winner's own
-  belote stays with him. The winner's belotes are multiplied by ``m`` when ``belote.multiplied``.
+- **Belotes**: the winner's own belote stays with him. The loser's: takers who fail keep theirs
+  (``belote.on_chute: kept_by_holder``, never multiplied), lose it to the defenders
+  (``to_defenders``) or lose it (``void``); defenders of a made contract keep theirs, never
+  multiplied (``belote.defenders_on_made: kept_by_holder``), or, with ``to_takers_when_coinched``
+  and ``m > 1``, lose it to the takers. The winner's belotes are multiplied by ``m`` when
+  ``belote.multiplied``.
 - **Scores**: see :func:`score_bid`.
 
 The rule values are read from the ruleset's typed view (``rules.scoring.bid``...); no branch looks at a
@@ -112,9 +115,9 @@ def score_bid(ctx: DealContext, bid: Bid | None, bidder: Seat, winners: tuple[Se
       ``B + a_D + a_T`` (``a_T`` with ``scoring.chute.announcements: all_to_defenders``) ``+ V`` +
       belotes, T his belote if kept. m > 1: W by ``scoring.bid.multiplier_applies_to``,
       ``bid_only`` ``B + A + V x m``, ``everything`` ``(B + A + V) x m``, ``ffb_coinche_bracket``
-      ``(B + A + V) x m``, + belotes, B the capot card points when W swept (not with
+      ``(B + A + V) x m``, + belotes, B ``scoring.bid.capot_base`` when W swept (not with
       ``everything``); L his belote if kept;
-    - ``base_plus_bid``: W ``B + V x m + A`` + belotes (B the capot card points when W swept);
+    - ``base_plus_bid``: W ``B + V x m + A`` + belotes (B ``scoring.bid.capot_base`` when W swept);
     - ``bid_only``: W ``V x m`` + belotes;
     - ``flat_forfeits``: made as ``points_plus_bid``; down, D ``scoring.bid.flat_forfeit x m`` + belotes.
     """
@@ -131,29 +134,37 @@ def score_bid(ctx: DealContext, bid: Bid | None, bidder: Seat, winners: tuple[Se
     swept = ctx.capot is winner
     times = f" x {m}" if m > 1 else ""
 
+    # The loser's belote: belote.on_chute speaks of the takers who fail and of no one else (FFB-C16
+    # §7, the tournoi international art. 7); the defenders' belote on a made contract has its own rule.
+    loser_value: str
+    if made:
+        loser_rule, loser_value = "belote.defenders_on_made", belote_rules.defenders_on_made
+        loser_fate = "to_winner" if loser_value == "to_takers_when_coinched" and m > 1 else "kept"
+    else:
+        loser_rule, loser_value = "belote.on_chute", belote_rules.on_chute
+        loser_fate = {"kept_by_holder": "kept", "to_defenders": "to_winner", "void": "void"}[loser_value]
+
     def belotes() -> None:
         """The winner's belotes (his own, and the loser's when it goes to him), then the loser's."""
-        own, taken = ctx.bel[winner], ctx.bel[loser] if belote_rules.on_chute == "to_defenders" else 0
+        own, lost = ctx.bel[winner], ctx.bel[loser]
         factor = m if belote_rules.multiplied else 1
         if own:
             sheet.add(winner, own * factor, "belote.multiplied" if factor > 1 else "belote.value",
                       f"{ctx.belote_note}: the winner's own belote {own}{times if factor > 1 else ''}")
-        if taken:
-            sheet.add(winner, taken * factor, "belote.on_chute",
-                      f"{ctx.belote_note}: the loser's belote {taken} goes to the winner (prenable)"
+        if lost and loser_fate == "to_winner":
+            sheet.add(winner, lost * factor, loser_rule,
+                      f"{ctx.belote_note}: the loser's belote {lost} goes to the winner ({loser_rule} {loser_value})"
                       f"{times if factor > 1 else ''}")
-        lost = ctx.bel[loser]
-        if lost and belote_rules.on_chute == "kept_by_holder":
-            sheet.add(
-                loser, lost, "belote.on_chute", f"{ctx.belote_note}: kept by the loser (imprenable), never multiplied"
-            )
-        elif lost and belote_rules.on_chute == "void":
-            sheet.add(loser, 0, "belote.on_chute", f"{ctx.belote_note}: the loser's belote is lost")
+        elif lost and loser_fate == "kept":
+            sheet.add(loser, lost, loser_rule,
+                      f"{ctx.belote_note}: kept by the loser ({loser_rule} {loser_value}), never multiplied")
+        elif lost:
+            sheet.add(loser, 0, loser_rule, f"{ctx.belote_note}: the loser's belote is lost ({loser_rule} void)")
 
     def base() -> tuple[int, str]:
         if swept and not (bid_rules.formula in ("points_plus_bid", "flat_forfeits")
                           and bid_rules.multiplier_applies_to == "everything"):
-            return ctx.card_points[winner], f"the capot card points {ctx.card_points[winner]}"
+            return bid_rules.capot_base, f"the winner swept: scoring.bid.capot_base {bid_rules.capot_base}"
         return bid_rules.base, f"scoring.bid.base {bid_rules.base}"
 
     all_announcements = ctx.ann[takers] + ctx.ann[defenders]
