@@ -9,7 +9,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from belote_ref.site.wording import given_key, phrases, result_key, suit_name, t
 
@@ -27,12 +27,16 @@ __all__ = [
     "render",
     "seat_letter",
     "suit_html",
+    "text_html",
     "value_html",
 ]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _CARD = re.compile(r"^(10|[789TJQKA])([SHDC])$")
+# The characters Markdown or HTML act on: [link](javascript:...), `code`, *emphasis*, {: attributes },
+# table cells, quotes that end an attribute, tags and character references.
+_ACTIVE = re.compile(r"""[!"#&'()*<>\[\\\]_`{|}~]""")
 
 
 @cache
@@ -47,6 +51,14 @@ def render(template: str, **context: Any) -> Markup:
     """A template of ``templates/`` rendered on one line (raw HTML inside Markdown may not span blank lines)."""
     text = _environment().get_template(template).render(**context)
     return Markup(re.sub(r"\n\s*", "", text))
+
+
+def text_html(text: Any) -> Markup:
+    """Plain text as HTML that stays plain text inside Markdown too (and inside a Markdown link's quoted
+    title): on one line, each character that Markdown or HTML acts on written as a character reference,
+    which both read as the character."""
+    one_line = " ".join(str(text).split())
+    return Markup(_ACTIVE.sub(lambda m: f"&#{ord(m.group(0))};", one_line))
 
 
 def rank_text(rank: Any, lang: str = "en") -> str:
@@ -74,7 +86,7 @@ def card_html(token: str, extra: str = "", badge: str = "", lang: str = "en") ->
     """One card as a small HTML chip: rank and suit symbol, hearts and diamonds in red."""
     match = _CARD.match(token)
     if not match:
-        return escape(token)
+        return text_html(token)
     rank, suit = match.groups()
     return render("card.html", token=token, rank=rank_text(rank, lang), symbol=SUIT_SYMBOLS[suit], extra=extra,
                   colour="bt-red" if suit in "HD" else "bt-black", badge=badge)
@@ -88,7 +100,7 @@ def cards_html(tokens: Sequence[str], classes: Mapping[str, str] | None = None, 
 @lru_cache(maxsize=64)
 def suit_html(letter: str, lang: str) -> Markup:
     if letter not in SUIT_SYMBOLS:
-        return escape(str(letter))
+        return text_html(letter)
     return render("suit.html", colour="bt-red" if letter in "HD" else "bt-black", symbol=SUIT_SYMBOLS[letter],
                   name=suit_name(letter, lang))
 
@@ -137,7 +149,7 @@ def value_html(value: Any, lang: str) -> Markup:
     calls = phrases(lang).get("call_words") or {}
     if isinstance(value, str) and (_BID.fullmatch(value) or value.partition(":")[0] in calls):
         return call_html(value, lang)
-    return Markup("<code>{}</code>").format(value)
+    return Markup("<code>{}</code>").format(text_html(value))
 
 
 _BID = re.compile(r"(\d+|[a-z]+)(SA|TA|[SHDC])")  # 80H, capotS, generaleSA
@@ -147,20 +159,20 @@ def call_html(call: Any, lang: str) -> Markup:
     """A call of the auction in the language's words ("passe", "80 ♥", "coinche (O)"), the call as the
     protocol writes it on hover; an unknown call as code."""
     if not isinstance(call, str):
-        return Markup("<code>{}</code>").format(call)
+        return Markup("<code>{}</code>").format(text_html(call))
     if call in SUIT_SYMBOLS:
         return suit_html(call, lang)
     words = phrases(lang).get("call_words") or {}
     bid = _BID.fullmatch(call)
     if bid:
         amount, contract = bid.groups()
-        shown = suit_html(contract, lang) if contract in SUIT_SYMBOLS else escape(words.get(contract, contract))
+        shown = suit_html(contract, lang) if contract in SUIT_SYMBOLS else text_html(words.get(contract, contract))
         return Markup('<span class="bt-call" title="{}">{} {}</span>').format(call, words.get(amount, amount), shown)
     head, _, seat = call.partition(":")
     if head in words:
         text = words[head] + (f" ({seat_letter(seat, lang)})" if seat else "")
-        return Markup('<span class="bt-call" title="{}">{}</span>').format(call, text)
-    return Markup("<code>{}</code>").format(call)
+        return Markup('<span class="bt-call" title="{}">{}</span>').format(call, text_html(text))
+    return Markup("<code>{}</code>").format(text_html(call))
 
 
 def seat_rows(lang: str, hands: Mapping[str, Any]) -> Markup:

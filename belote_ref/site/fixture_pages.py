@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from belote_ref.conformance.corpus import Fixture
-from belote_ref.site.cardhtml import card_html, cards_html, is_card, is_cards, value_html
+from belote_ref.site.cardhtml import card_html, cards_html, is_card, is_cards, text_html, value_html
 from belote_ref.site.data import SiteData
 from belote_ref.site.diagrams import diagram
 from belote_ref.site.markup import (
@@ -45,15 +45,14 @@ def _rejected_item(fixture: Fixture, rejected: Mapping[str, Any], lang: str) -> 
     ):
         return ""
     item = items[index]
-    return card_html(item, lang=lang) if is_card(item) else f"<code>{html.escape(str(item))}</code>"
+    return card_html(item, lang=lang) if is_card(item) else f"<code>{text_html(item)}</code>"
 
 
 def result_html(fixture: Fixture, result: Any, lang: str) -> str:
     """An expected result as raw HTML: legal cards marked in the hand, a rejection in words, else a table."""
     if isinstance(result, Mapping) and isinstance(result.get("rejected"), Mapping):
         rejected = result["rejected"]
-        text = t(lang, "rejected_text", code=html.escape(str(rejected.get("code"))),
-                 index=html.escape(str(rejected.get("index"))))
+        text = t(lang, "rejected_text", code=text_html(rejected.get("code")), index=text_html(rejected.get("index")))
         what = _rejected_item(fixture, rejected, lang)
         if what:
             text += f" ({what})"
@@ -67,7 +66,7 @@ def result_html(fixture: Fixture, result: Any, lang: str) -> str:
         chips = cards_html(hand + extra, classes, lang)
         return f'<div class="bt-result"><p><b>{t(lang, "legal")}</b>{t(lang, "colon")}{chips}</p></div>'
     if isinstance(result, Mapping):
-        rows = "".join(f"<tr><th>{html.escape(result_key(str(k), lang))}</th><td>{value_html(v, lang)}</td></tr>"
+        rows = "".join(f"<tr><th>{text_html(result_key(str(k), lang))}</th><td>{value_html(v, lang)}</td></tr>"
                        for k, v in result.items())
         return f'<div class="bt-result"><table class="bt-grid">{rows}</table></div>'
     return f'<div class="bt-result"><p>{value_html(result, lang)}</p></div>'

@@ -12,7 +12,7 @@ from typing import Any
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.rules.registry import Parameter, load_registry
 from belote_ref.rules.ruleset import Ruleset
-from belote_ref.site.cardhtml import card_html, rank_text
+from belote_ref.site.cardhtml import card_html, rank_text, text_html
 from belote_ref.site.data import SiteData
 from belote_ref.site.wording import phrases, t
 
@@ -36,9 +36,14 @@ def md_with_cards(text: Any, lang: str = "en") -> str:
     return _CARD_IN_TEXT.sub(lambda m: card_html(m.group(0), lang=lang), md_paragraphs(text))
 
 
+# A line break ends a table row, a list item or a heading: inside a code span it would let the rest of
+# the text out of the span, as raw HTML on a line of its own.
+_LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+")
+
+
 def code(text: Any) -> str:
-    """A Markdown code span for ``text``."""
-    text = str(text)
+    """A Markdown code span for ``text`` (on one line: its line breaks become spaces)."""
+    text = _LINE_BREAKS.sub(" ", str(text))
     fence = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
@@ -139,7 +144,7 @@ def _source_links(path: str, lang: str, sources: Iterable[str], data: SiteData) 
     for source in sources:
         info = data.registry.sources.get(source)
         if info is not None:
-            title = html.escape(source_title(info, lang) or source, quote=True)
+            title = text_html(source_title(info, lang) or source)
             link = f'[{md(source)}]({rel(path, f"{lang}/sources.md#{source}")} "{title}")'
             if info.get("url"):
                 link += f' <a class="bt-ext" href="{html.escape(info["url"])}" title="{title}">↗</a>'
@@ -164,7 +169,8 @@ def _ruleset_link(data: SiteData, lang: str, path: str, ruleset_id: str) -> str:
 
 def ruleset_id_link(ruleset: Ruleset, lang: str, path: str) -> str:
     """A link to a ruleset's page by its short id, its full title shown on hover (where tables are narrow)."""
-    title = html.escape(ruleset_title(ruleset, lang), quote=True)
+    # The title is the club's text: inside the link's quotes, Markdown must find no quote, backtick or pipe.
+    title = text_html(ruleset_title(ruleset, lang))
     return f'[{md(ruleset.id)}]({rel(path, f"{lang}/rulesets/{ruleset.id}.md")} "{title}")'
 
 

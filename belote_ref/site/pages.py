@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +60,20 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ())
     return Site(pages, site_nav(data, pages, hand_pages), files)
 
 
+def nav_titles_escaped(nav: list[Any]) -> list[Any]:
+    """``nav`` with every title HTML-escaped: the theme writes a nav title into the page as it is, and a
+    ruleset's title is a club's text."""
+    return [_titles_escaped(item) for item in nav]
+
+
+def _titles_escaped(item: Any) -> Any:
+    if isinstance(item, list):
+        return nav_titles_escaped(item)
+    if isinstance(item, dict):
+        return {html.escape(str(title), quote=False): _titles_escaped(target) for title, target in item.items()}
+    return item
+
+
 def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]) -> list[Any]:
     nav: list[Any] = [{"belote-ref": "index.md"}]
     for lang in LANGUAGES:
@@ -84,4 +99,4 @@ def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]
         if f"{lang}/api.md" in pages:
             section.append({t(lang, "api"): f"{lang}/api.md"})
         nav.append({t(lang, "lang_name"): section})
-    return nav
+    return nav_titles_escaped(nav)

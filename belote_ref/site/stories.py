@@ -48,7 +48,7 @@ def fixture_link(fixture: Fixture, lang: str, path: str) -> str:
 
 
 def _seat(value: Any, lang: str) -> str:
-    return f"**{seat_letter(str(value), lang)}**"
+    return f"**{md(seat_letter(str(value), lang))}**"
 
 
 def _play_line(lang: str, leader: Seat, cards: Sequence[str]) -> str:
