@@ -105,8 +105,8 @@ def _print_card_pairs(orders: list[OrderCoverage]) -> None:
             never = [format_pair(pair) for pair in order.one_way if not tally.get(pair)]
             if never:
                 print(f"{'':<44}never with the {label} card played first: {' '.join(never)}")
-    undecided = sum(len(order.undecided) for order in orders)
-    print(f"\n{undecided} undecided pair(s) of ranks (never the two best cards of a trick whose winner a case expects)")
+    total = sum(len(order.undecided) for order in orders)
+    print(f"\n{total} undecided pair(s) of ranks (never the two best cards of a trick whose winner a case expects)")
 
 
 def _applicable(args: argparse.Namespace) -> tuple[Ruleset, list[tuple[Any, Any]]]:
