@@ -23,12 +23,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from belote_ref.cli import main
 from belote_ref.conformance.corpus import fixtures_dir
 from belote_ref.conformance.fmt import format_fixture
 from belote_ref.conformance.report_file import ReportWriter, read_report, report_bytes
+from belote_ref.core.resources import data_dir
 from belote_ref.core.yamlsource import read_yaml
 from belote_ref.protocol.serve import adapter as reference_adapter
 from belote_ref.records.shards import ordered_map
@@ -101,6 +103,9 @@ def test_an_interrupted_run_keeps_the_cases_it_graded(tmp_path: Path, sent: sign
     assert footer["interrupted"] == sent.name
     assert footer["graded"] == len(graded) >= 40 and footer["cases"] > len(graded)
     assert sum(footer["counts"].values()) == len(graded)
+    validator = jsonschema.Draft202012Validator(json.loads((data_dir("schema") / "report.schema.json").read_text()))
+    for line in (lines[0], graded[0], footer):
+        validator.validate(line)
     # summary reads it and says so; the run was not complete, so it is not a success.
     code, out, _ = run_cli(capsys, ["conformance", "summary", str(report)])
     assert code == 1
@@ -321,7 +326,7 @@ def test_a_task_lost_twice_is_settled_or_raised() -> None:
     assert settled == [0, 10, -1, 30, 40]
     results: Iterator[int] = ordered_map(die_on_two, range(5), 2)
     assert within_deadline(lambda: [next(results), next(results)]) == [0, 10]
-    with pytest.raises(WorkerLostError, match="task 3 was lost: worker process [0-9]+ died \\(killed by SIGKILL\\)"):
+    with pytest.raises(WorkerLostError, match=r"task 3 was lost: worker process [0-9]+ died \(killed by SIGKILL\)"):
         within_deadline(lambda: next(results))
 
 
@@ -367,7 +372,15 @@ def test_an_interrupted_jobs_run_prints_one_line(tmp_path: Path) -> None:
     report = tmp_path / "jobs.jsonl"
     # A session of its own, so that the interrupt goes to the whole group, as a Ctrl-C does.
     process = start_run(["--jobs", "2", "--report", str(report)], start_new_session=True)
-    poll(lambda: busy_worker(process.pid), "a worker running a shard")
+    worker = poll(lambda: busy_worker(process.pid), "a worker running a shard")
+    # A worker ignores SIGINT (its parent ends it), so it cannot die printing a traceback before
+    # the parent has acted on the same Ctrl-C: the kernel's record of its ignored signals says so.
+    ignored = int(next(line for line in Path(f"/proc/{worker}/status").read_text().splitlines()
+                       if line.startswith("SigIgn:")).split()[1], 16)
+    if not ignored & (1 << (signal.SIGINT - 1)):
+        os.killpg(process.pid, signal.SIGKILL)
+        finish(process)
+        pytest.fail("a --jobs worker must ignore SIGINT")
     os.killpg(process.pid, signal.SIGINT)
     returncode, err = finish(process)
     assert returncode == 130
