@@ -14,8 +14,8 @@ answer names trick winners: ``trick_winner`` (``winner``), ``score`` and ``play`
 
 Each pair is also counted by the order in which its two cards were played: the higher first (an
 engine that lets the later of two equal cards win fails it) or the lower first (one that lets the
-earlier win fails it). A pair is undecided when no case decides it in either order; the play
-order is reported, not required.
+earlier win fails it). A pair is undecided, a gap of ``conformance coverage --strict``, when no
+case decides it in either play order; a pair met in one play order only is listed apart.
 """
 
 from __future__ import annotations
