@@ -425,3 +425,26 @@ def test_fixtures_that_lint_refuses_are_not_run(tmp_path: Path, capsys: pytest.C
     assert "not run: 1 fixture(s) that lint refuses" in out
     summary = run_cli(capsys, ["conformance", "summary", str(report)])
     assert "play.no_such_rule" in summary[1]
+
+
+def test_a_range_lost_twice_is_graded_crash_saying_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent's side of a lost range: its cases are ``crash`` with the reason, in their place,
+    even when the lost range is the first (whose hello the report's header would have used)."""
+    from belote_ref.conformance import run_jobs
+    from belote_ref.conformance.runner import RunOptions
+
+    def first_range_lost(task: Callable[[Any], Any], items: Any, jobs: int, on_lost: Any) -> Iterator[Any]:
+        for number, item in enumerate(items):
+            yield on_lost(item, "worker process 7 died (killed by SIGKILL)") if number == 0 else task(item)
+
+    monkeypatch.setattr(run_jobs, "ordered_map", first_range_lost)
+    inputs = run_jobs.CaseInputs(("classic",), id_prefix="play.follow.")
+    cases = run_jobs.build_run_cases(inputs).cases
+    hellos: list[dict[str, Any]] = []
+    hello, results = run_jobs.run_sharded(inputs, cases, None, RunOptions(), None, 2, on_hello=hellos.append)
+    half = len(cases) // 2
+    assert hellos == [hello] and [result.case for result in results] == cases
+    assert {result.outcome for result in results[:half]} == {"crash"}
+    assert results[0].message == ("not graded: the worker process 7 died (killed by SIGKILL) while running cases "
+                                  f"1 to {half}, twice")
+    assert {result.outcome for result in results[half:]} == {"pass"}
