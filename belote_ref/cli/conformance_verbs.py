@@ -22,9 +22,10 @@ from belote_ref.cli.options import (
 )
 from belote_ref.conformance.adapter import AdapterFailure, open_adapter, terminate_on_sigterm
 from belote_ref.conformance.applicability import Claims, check_claims, departures
+from belote_ref.conformance.boundaries import Boundary
 from belote_ref.conformance.card_pairs import OrderCoverage, format_pair
 from belote_ref.conformance.corpus import iter_fixture_paths, load_corpus
-from belote_ref.conformance.fmt import format_fixture
+from belote_ref.conformance.fmt import format_fixture, not_a_fixture
 from belote_ref.conformance.fuzz import FuzzOptions
 from belote_ref.conformance.fuzz_report import run_from_cli
 from belote_ref.conformance.lint import coverage, lint
@@ -79,7 +80,9 @@ def cmd_conformance_coverage(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"rows": [{"parameter": p, "value": v, "hand": h, "engine": e} for p, v, h, e in report.rows],
                           "gaps": [{"parameter": p, "value": v, "hand": h} for p, v, h in report.gaps],
-                          "card_pairs": [order.to_json() for order in report.card_pairs]}, indent=1))
+                          "card_pairs": [order.to_json() for order in report.card_pairs],
+                          "boundaries": [{"parameter": b.parameter, "value": b.value, "edge": b.edge, "cases": b.cases}
+                                         for b in report.boundaries]}, indent=1))
     else:
         print(f"{'parameter':<44} {'value':<28} {'hand':>5} {'engine':>6}")
         for parameter_id, value, hand, engine in report.rows:
@@ -91,7 +94,16 @@ def cmd_conformance_coverage(args: argparse.Namespace) -> int:
         print(f"\n{len(fixtures)} fixtures ({hand_count} hand, {len(fixtures) - hand_count} engine); "
               f"{len(report.gaps)} gap(s) (values with fewer than two hand fixtures)")
         _print_card_pairs(report.card_pairs)
-    return EXIT_FAILED if (report.gaps or report.undecided_pairs) and args.strict else EXIT_OK
+        _print_boundaries(report.boundaries)
+    unreached = any(not boundary.cases for boundary in report.boundaries)
+    return EXIT_FAILED if (report.gaps or report.undecided_pairs or unreached) and args.strict else EXIT_OK
+
+
+def _print_boundaries(boundaries: list[Boundary]) -> None:
+    print(f"\n{'scoring boundary':<32} {'value':<18} {'edge':<40} {'cases':>5}")
+    for boundary in boundaries:
+        flag = "  <- never reached" if not boundary.cases else ""
+        print(f"{boundary.parameter:<32} {format_value(boundary.value):<18} {boundary.edge:<40} {boundary.cases:>5}{flag}")
 
 
 def _print_card_pairs(orders: list[OrderCoverage]) -> None:
@@ -141,16 +153,25 @@ def cmd_conformance_dump(args: argparse.Namespace) -> int:
 
 def cmd_fmt(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.paths] if args.paths else list(iter_fixture_paths())
-    changed = 0
+    # Every file is read and judged before any is written: one that is not a fixture (a ruleset, a
+    # configuration) is refused and left as it is, and so is every other file of the command.
+    canonical: list[tuple[Path, str]] = []
+    refused = False
     for path in paths:
         located, diagnostics = read_yaml(path)
-        if located is not None and not diagnostics and not isinstance(located.data, dict):
-            diagnostics = [located.diagnostic((), "expected a mapping of keys (a fixture)")]
-        if located is None or diagnostics:
+        problem = not_a_fixture(located.data) if located is not None and not diagnostics else None
+        if located is None or diagnostics or problem:
             for diagnostic in diagnostics:
                 print(diagnostic, file=sys.stderr)
-            return EXIT_BAD_INPUT
-        text = format_fixture(located.data)
+            if problem:
+                print(f"{path}: {problem}", file=sys.stderr)
+            refused = True
+            continue
+        canonical.append((path, format_fixture(located.data)))
+    if refused:
+        return EXIT_BAD_INPUT
+    changed = 0
+    for path, text in canonical:
         if path.read_text(encoding="utf-8") != text:
             changed += 1
             if args.check:

@@ -14,10 +14,29 @@ import yaml
 from belote_ref.core.cards import parse_card
 from belote_ref.core.errors import NotationError
 
-__all__ = ["HEADER_ORDER", "format_fixture"]
+__all__ = ["FIXTURE_KEYS", "HEADER_ORDER", "format_fixture", "not_a_fixture"]
 
 HEADER_ORDER = ("id", "kind", "title", "title_fr", "rules", "depends_on", "source", "provenance", "normative",
                 "needs_review", "partial", "note", "note_fr", "applies_to", "given", "expect", "adapter_answer")
+
+
+#: The keys of every fixture (``schema/fixture.schema.json`` requires them): ``fmt`` rewrites no file
+#: that lacks one (a ruleset, a configuration), since it would write it back as a fixture.
+FIXTURE_KEYS = ("id", "kind", "given", "expect")
+
+
+def not_a_fixture(data: Any) -> str | None:
+    """Why a YAML file holding ``data`` is not a fixture that ``fmt`` may rewrite; None when it is one."""
+    if not isinstance(data, Mapping):
+        return "not a fixture (a fixture is a mapping of keys): fmt rewrites only fixture files"
+    missing = [key for key in FIXTURE_KEYS if key not in data]
+    if missing:
+        return f"not a fixture (no {', '.join(missing)}): fmt rewrites only fixture files"
+    if not isinstance(data["id"], str) or not isinstance(data["kind"], str) \
+            or not isinstance(data["given"], Mapping) or not isinstance(data["expect"], list):
+        return ("not a fixture (its id and kind are strings, its given a mapping, its expect a list): "
+                "fmt rewrites only fixture files")
+    return None
 
 
 class _Dumper(yaml.SafeDumper):
