@@ -9,6 +9,7 @@ import shutil
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -89,6 +90,59 @@ def _house_rules(paths: Sequence[str | os.PathLike[str]]) -> list[Ruleset]:
     return [load_ruleset(Path(path)) for path in paths]
 
 
+#: The file every build leaves in its folder: a folder that holds it is an earlier build, which the next
+#: build may replace; any other folder that is not empty is the user's, and a build never writes there.
+SITE_MARKER = ".belote-ref-site"
+_MARKER_TEXT = "Built by belote-ref docs build: the next build into this folder replaces everything in it.\n"
+
+
+def check_out_dir(out: Path) -> None:
+    """Refuse (:class:`BeloteRefError`, code ``out_dir``) a build into ``out`` when ``out`` is not a folder,
+    or is a folder that holds anything but an earlier build (:data:`SITE_MARKER`)."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise BeloteRefError(f"{out}: not a folder: give --out a new folder, an empty one, or an earlier build's",
+                             code="out_dir")
+    try:
+        if (out / SITE_MARKER).is_file() or next(out.iterdir(), None) is None:
+            return
+    except OSError as error:
+        raise BeloteRefError(f"{out}: cannot read the folder: {error.strerror}", code="out_dir") from None
+    raise BeloteRefError(f"{out}: the folder holds files that no belote-ref build made (no {SITE_MARKER}), "
+                         "which a build would delete: give --out a new folder, an empty one, or an earlier build's",
+                         code="out_dir")
+
+
+@contextmanager
+def _staging_dir(out: Path) -> Iterator[Path]:
+    """A new folder beside ``out`` to build into; removed on the way out unless it became ``out``."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.parent / f".{out.name}.building-{uuid.uuid4().hex[:12]}"
+    staging.mkdir()  # with the user's umask, as the site folder it becomes
+    try:
+        yield staging
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def _move_into_place(staging: Path, out: Path) -> None:
+    """Make the finished build ``staging`` the folder ``out``: a new folder, an empty one (its entries
+    moved in, the folder itself kept) or an earlier build (swapped, then deleted)."""
+    check_out_dir(out)  # again: the folder may have changed while the site was built
+    if not out.exists():
+        staging.rename(out)
+    elif next(out.iterdir(), None) is None:
+        for entry in staging.iterdir():
+            entry.rename(out / entry.name)
+    else:
+        earlier = out.parent / f".{out.name}.earlier-{uuid.uuid4().hex[:12]}"
+        out.rename(earlier)
+        staging.rename(out)
+        shutil.rmtree(earlier, ignore_errors=True)
+
+
 def build_site(
     out_dir: str | os.PathLike[str] = "site",
     *,
@@ -102,6 +156,10 @@ def build_site(
     ``rulesets`` are house-rule files published beside the shipped rulesets: a page, a printable
     rule sheet and a column of the comparison each.
 
+    ``out_dir`` must be new, empty or an earlier build's (it holds :data:`SITE_MARKER`): the site is
+    built in a folder beside it and moved into place only when the build succeeded, so a failed build
+    leaves the earlier one as it was, and a folder of the user's is never emptied.
+
     Raises :class:`~belote_ref.core.errors.BeloteRefError` (code ``docs``) when the build fails, for example
     on a broken link or anchor in strict mode.
     """
@@ -112,20 +170,26 @@ def build_site(
     start = time.monotonic()
     config_path = find_config(config_file)
     out = Path(out_dir).resolve()
+    check_out_dir(out)
     house = _house_rules(rulesets)
     with tempfile.TemporaryDirectory(prefix="belote-ref-docs-") as tmp, _mkdocs_logging(verbose):
         base = _load(load_config, config_path)
         tree = Path(tmp) / "docs"
         data = load_site_data(reports_dir=find_reports_dir(config_path), extra_rulesets=house)
         site = write_tree(tree, Path(base.docs_dir), data)
-        config = _load(load_config, config_path, docs_dir=str(tree), site_dir=str(out), nav=site.nav, strict=strict)
-        config.plugins.on_startup(command="build", dirty=False)
-        try:
-            build(config)
-        except MkDocsException as error:
-            raise BeloteRefError(f"the site did not build: {error}", code="docs") from None
-        finally:
-            config.plugins.on_shutdown()
+        with _staging_dir(out) as staging:
+            # MkDocs empties its site_dir first: it is given a folder of its own.
+            config = _load(load_config, config_path, docs_dir=str(tree), site_dir=str(staging), nav=site.nav,
+                           strict=strict)
+            config.plugins.on_startup(command="build", dirty=False)
+            try:
+                build(config)
+            except MkDocsException as error:
+                raise BeloteRefError(f"the site did not build: {error}", code="docs") from None
+            finally:
+                config.plugins.on_shutdown()
+            (staging / SITE_MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
+            _move_into_place(staging, out)
     return BuildResult(out, len(site.pages), time.monotonic() - start)
 
 
