@@ -104,11 +104,14 @@ SUPPORTED_PARAMETERS: dict[str, Any] = {
     "announcements.declared": ["automatic"],
     "announcements.long_sequence": ["one_quinte"],
     "announcements.carre_beats_equal_sequence": [True],
-    # Nearest registry value: the engine gives an exact tie to the first seat counted from the
-    # TAKER (scoring.resolve_declarations), not from eldest. README: a value the registry lacks.
+    # resolve_declarations' docstring: the tie goes to "the team whose seat declared first during
+    # the first trick" (the code counts from the taker instead: README, failure 3).
     "announcements.final_tie": ["earlier_declarer"],
-    "announcements.carre_order": ["natural"],
-    "announcements.card_reuse": ["allowed"],
+    # The claims below are the federation's rules, which belote-cli's README promises ("official
+    # rules of the Fédération Française de Belote") and on which its own documentation says nothing
+    # else; where its code departs from them, the report shows it (README, "The failures").
+    "announcements.carre_order": ["play_order"],
+    "announcements.card_reuse": ["forbidden"],
     "announcements.declare_at": "*",
     "announcements.show": "*",
     "announcements.carre_of_sevens": ["nothing"],
@@ -120,12 +123,14 @@ SUPPORTED_PARAMETERS: dict[str, Any] = {
     "scoring.capot.loser_announcements": ["transfer_to_winner"],
     "scoring.contract.test": ["compare_totals"],
     "scoring.contract.card_threshold": "*",
-    "scoring.contract.count_belote": ["none"],
+    # rules.py: "The Taker must score more than the defenders (points + declarations)", belote
+    # listed among the declarations; the federation counts either side's belote.
+    "scoring.contract.count_belote": ["both_sides"],
     "scoring.contract.count_announcements": [True],
     "scoring.contract.on_tie": ["litige"],
     "scoring.litige.pot_to": ["winner_of_next_deal"],
-    "scoring.litige.belote": ["excluded_kept_by_holder"],
-    "scoring.litige.on_final_deal": ["pot_unpaid"],
+    "scoring.litige.belote": ["in_totals_and_pot"],
+    "scoring.litige.on_final_deal": ["each_scores_own"],
     "scoring.chute.base": [162],
     "scoring.chute.announcements": ["all_to_defenders"],
     "scoring.rounding.mode": ["none"],
@@ -306,18 +311,27 @@ def _bid_options(state: Any) -> list[Any]:
     return [*other_suits, Suit.TOUT_ATOUT, SANS_ATOUT_BID, None]
 
 
-def _call_value(state: Any, call: Any) -> tuple[bool, Any]:
-    """(recognised, bid value) for a protocol call in the current round."""
+def _engine_bid(state: Any, call: Any) -> tuple[bool, Any]:
+    """(a bid of belote-cli's, the bid) for a protocol call, in any round: ``place_bid`` judges it.
+
+    belote-cli's bids are a suit, ``Suit.TOUT_ATOUT``, ``SANS_ATOUT_BID`` or None (pass); taking
+    the turned card is bidding its suit. The protocol's round-1 naming of the turned suit is
+    therefore the same bid as taking it, which the engine cannot tell apart: that case is skipped.
+    A call that is none of belote-cli's bids (a bid of the coinche family) is no bid at all.
+    """
     if call == "pass":
         return True, None
     if call == "take":
-        return state.bidding_round == 1, state.up_card.suit
+        return True, state.up_card.suit
     if call == "SA":
-        return state.bidding_round == 2, SANS_ATOUT_BID
+        return True, SANS_ATOUT_BID
     if call == "TA":
-        return state.bidding_round == 2, Suit.TOUT_ATOUT
+        return True, Suit.TOUT_ATOUT
     if isinstance(call, str) and call in _SUITS:
-        return state.bidding_round == 2, _suit(call)
+        if state.bidding_round == 1 and _suit(call) == state.up_card.suit:
+            raise CannotExpress("the turned card's suit named in round 1: belote-cli has one bid for it and for "
+                                "taking the turned card (place_bid(up_card.suit)), so it cannot tell the two apart")
+        return True, _suit(call)
     return False, None
 
 
@@ -330,7 +344,8 @@ def _call_token(option: Any) -> str:
 
 
 def _legal_calls(state: Any) -> list[str]:
-    """The engine's options in the protocol's order: pass, take or the suits S H D C, then SA, TA."""
+    """The calls belote-cli's game offers the player to speak (``prompt_bid``), in the protocol's
+    order: pass, take or the suits S H D C, then SA, TA. ``place_bid`` accepts more (README)."""
     if state.bidding_round == 1:
         return ["pass", "take"]
     tokens = {_call_token(option) for option in _bid_options(state) if option is not None}
@@ -351,16 +366,23 @@ def _auction_state(dealer: Any, turned: Any, hands5: dict[Any, list[Any]] | None
 
 
 def _run_calls(state: Any, calls: list[Any]) -> tuple[Any, int | None, int]:
-    """Apply the calls with ``place_bid``; (state, index of the first illegal call or None, round of the take)."""
+    """Apply the calls with ``place_bid``; (state, index of the first illegal call or None, round of the take).
+
+    Every call goes to the engine: ``place_bid`` refuses what it refuses (``IllegalMoveError``) and
+    accepts what it accepts. Once the engine has left the bidding phase its game takes no call.
+    """
     taken_round = 0
     for index, call in enumerate(calls):
         if state.phase != bgame.Phase.BIDDING:
             return state, index, taken_round
-        recognised, bid = _call_value(state, call)
-        if not recognised or bid not in _bid_options(state):
+        known, bid = _engine_bid(state, call)
+        if not known:
             return state, index, taken_round
         round_before = state.bidding_round
-        state = bgame.place_bid(state, bid)
+        try:
+            state = bgame.place_bid(state, bid)
+        except bgame.IllegalMoveError:
+            return state, index, taken_round
         if state.phase == bgame.Phase.PLAYING:
             taken_round = round_before
     return state, None, taken_round
