@@ -1,4 +1,5 @@
-"""Coverage of card against card: which pairs of ranks the corpus decides in a trick, per card order."""
+"""Coverage of card against card (which pairs of ranks the corpus decides in a trick, per card order)
+and of the scoring's boundaries."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from belote_ref.cli import conformance_verbs
+from belote_ref.conformance.boundaries import Boundary, scoring_boundaries
 from belote_ref.conformance.card_pairs import PLAY_ORDERS, OrderCoverage, card_pair_coverage, decided_pairs
 from belote_ref.conformance.corpus import Fixture, load_corpus
 from belote_ref.conformance.lint import Coverage
@@ -110,3 +112,46 @@ def test_coverage_prints_the_table_and_strict_fails_on_an_undecided_pair(
     (order,) = json.loads(capsys.readouterr().out)["card_pairs"]
     assert order["undecided"] == (["J>9"] if undecided else [])
     assert order["pairs"][0] == {"pair": "A>T", "higher_first": 1, "lower_first": 0}
+
+
+def _score_fixture(slug: str, winners: list[str], points: dict[str, int]) -> Fixture:
+    result = {"trick_winners": winners, "card_points": points, "announcements": {"NS": 0, "EW": 0}, "belote": None,
+              "contract": "made", "capot": None, "deal_score": points, "pot": 0}
+    given = {"dealer": "W", "taker": "N", "trump": "H", "tricks": [], "belote": None, "announcements": [], "pot": 0}
+    data = {"id": f"score.test.{slug}", "kind": "score", "title": slug, "rules": [],
+            "source": {"doc": "-", "quote": "-"}, "provenance": "hand", "note": "-", "given": given,
+            "expect": [{"result": result}]}
+    return Fixture(Path(f"{slug}.yaml"), data)
+
+
+def test_boundaries_of_a_made_up_corpus() -> None:
+    corpus = [
+        # NS take every card point, EW one trick worth nothing: the edge of the capot.
+        _score_fixture("empty-trick", ["N", "N", "E", "S", "S", "S", "S", "S"], {"NS": 162, "EW": 0}),
+        # 81 each: the edge of the contract's test, and no other.
+        _score_fixture("equal", ["N", "E", "S", "W", "N", "E", "S", "W"], {"NS": 81, "EW": 81}),
+    ]
+    reached = {(b.parameter, b.edge): b.cases for b in scoring_boundaries(corpus, [find_ruleset("classic")])}
+    # The seats rotated (@seats+1) and each other trump suit are derived cases of each fixture.
+    assert reached == {("scoring.capot.mode", "a team wins every trick"): 0,
+                       ("scoring.capot.mode", "a team wins a trick but no card point"): 5,
+                       ("scoring.contract.on_tie", "equal card points"): 5}
+
+
+def test_the_corpus_reaches_every_scoring_boundary() -> None:
+    boundaries = scoring_boundaries(load_corpus())
+    assert {b.parameter for b in boundaries} == {
+        "scoring.capot.mode", "scoring.contract.on_tie", "scoring.contract.card_threshold"}
+    assert [b for b in boundaries if not b.cases] == []
+
+
+def test_strict_coverage_fails_on_an_unreached_boundary(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    report = _report(undecided=False)
+    report.boundaries = [Boundary("scoring.contract.on_tie", "litige", "equal card points", 0)]
+    monkeypatch.setattr(conformance_verbs, "load_corpus", lambda: ())
+    monkeypatch.setattr(conformance_verbs, "coverage", lambda fixtures: report)
+    assert conformance_verbs.cmd_conformance_coverage(argparse.Namespace(json=False, strict=True)) != 0
+    assert "equal card points" in capsys.readouterr().out
+    report.boundaries = [Boundary("scoring.contract.on_tie", "litige", "equal card points", 3)]
+    assert conformance_verbs.cmd_conformance_coverage(argparse.Namespace(json=False, strict=True)) == 0

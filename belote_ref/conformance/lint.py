@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from belote_ref.conformance.boundaries import Boundary, scoring_boundaries
 from belote_ref.conformance.card_pairs import OrderCoverage, card_pair_coverage
 from belote_ref.conformance.corpus import (
     AUCTION_KINDS,
@@ -249,6 +250,7 @@ class Coverage:
     gaps: list[tuple[str, Any, int]]
     unexpressible: list[str]
     card_pairs: list[OrderCoverage] = field(default_factory=list)
+    boundaries: list[Boundary] = field(default_factory=list)
 
     @property
     def undecided_pairs(self) -> int:
@@ -297,4 +299,5 @@ def coverage(fixtures: Iterable[Fixture]) -> Coverage:
             rows.append((parameter_id, value, hand[key], engine[key]))
             if hand[key] < 2:
                 gaps.append((parameter_id, value, hand[key]))
-    return Coverage(rows, gaps, unexpressible, card_pair_coverage(fixtures, rulesets))
+    return Coverage(rows, gaps, unexpressible, card_pair_coverage(fixtures, rulesets),
+                    scoring_boundaries(fixtures, rulesets))
