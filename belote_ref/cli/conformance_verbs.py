@@ -103,7 +103,8 @@ def _print_boundaries(boundaries: list[Boundary]) -> None:
     print(f"\n{'scoring boundary':<32} {'value':<18} {'edge':<40} {'cases':>5}")
     for boundary in boundaries:
         flag = "  <- never reached" if not boundary.cases else ""
-        print(f"{boundary.parameter:<32} {format_value(boundary.value):<18} {boundary.edge:<40} {boundary.cases:>5}{flag}")
+        value = format_value(boundary.value)
+        print(f"{boundary.parameter:<32} {value:<18} {boundary.edge:<40} {boundary.cases:>5}{flag}")
 
 
 def _print_card_pairs(orders: list[OrderCoverage]) -> None:
