@@ -12,7 +12,7 @@ comparison), ``fixture_pages`` (worked examples), ``implementations`` (conforman
 the HTML of cards and tables in ``templates/``; parameter titles and the labels of values come
 from the registry.
 
-MkDocs and Material for MkDocs are the optional extra ``docs`` (``pip install 'belote-ref[docs]'``).
+MkDocs and Material for MkDocs are the optional extra ``docs`` (``pip install '.[docs]'`` in a clone of the repository).
 
 May import: :mod:`belote_ref.conformance` and every layer below it.
 """

@@ -47,8 +47,8 @@ def _import_mkdocs() -> Any:
     try:
         from mkdocs.config import load_config
     except ImportError:
-        raise BeloteRefError("MkDocs is not installed: pip install 'belote-ref[docs]' "
-                             "(mkdocs and mkdocs-material)", code="docs") from None
+        raise BeloteRefError("MkDocs is not installed: pip install 'mkdocs>=1.6,<2' 'mkdocs-material>=9.5,<10' "
+                             "(or, in a clone of belote-ref, pip install '.[docs]')", code="docs") from None
     return load_config
 
 
