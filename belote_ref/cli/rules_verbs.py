@@ -64,7 +64,9 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
             marker = "*" if pid in ruleset.overrides else " "
             label = parameter.label_of(ruleset[pid], args.lang)
             idle = "" if registry.applies(pid, ruleset.params) else phrase(args.lang, "cli_not_in_play")
-            print(f" {marker} {pid} = {format_value(ruleset[pid])}" + (f"  · {label}" if label else "") + idle)
+            sources = parameter.sources_of(ruleset[pid])
+            cited = f" [{', '.join(sources)}]" if sources else ""
+            print(f" {marker} {pid} = {format_value(ruleset[pid])}" + (f"  · {label}" if label else "") + cited + idle)
     return EXIT_OK
 
 

@@ -10,17 +10,18 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from belote_ref.core.cache import cached_json
 from belote_ref.core.cards import parse_card
-from belote_ref.core.errors import Diagnostic
+from belote_ref.core.errors import BeloteRefError, Diagnostic
 from belote_ref.core.jsonlines import same_json
 from belote_ref.core.located import Located
 from belote_ref.core.resources import data_dir
 from belote_ref.core.yamlsource import read_yaml
+from belote_ref.engine.bids.auction import Bid, impossible_bid, parse_bid
 from belote_ref.rules.predicates import predicate_holds
 from belote_ref.rules.ruleset import Ruleset, find_ruleset
 
@@ -107,18 +108,56 @@ class Fixture:
         family = self.auction_family
         return family is None or params.get(AUCTION_PARAMETER) == family
 
+    @cached_property
+    def given_bids(self) -> tuple[Bid, ...]:
+        """The contracts the situation gives, in the bidding family's kinds that carry one (a
+        score's ``bid``, each match deal's, a whole deal's ``contract.bid``); one that does not
+        parse is left out (the adapter is to answer it with ``errored``)."""
+        given = self.data.get("given")
+        if not isinstance(given, Mapping):
+            return ()
+        if self.kind == "score":
+            raw = [given.get("bid")]
+        elif self.kind == "match":
+            deals = given.get("deals")
+            raw = [deal.get("bid") for deal in deals if isinstance(deal, Mapping)] if isinstance(deals, list) else []
+        elif self.kind == "play" and isinstance(given.get("contract"), Mapping):
+            raw = [given["contract"].get("bid")]
+        else:
+            raw = []
+        bids = []
+        for data in raw:
+            try:
+                bids.append(parse_bid(data))
+            except BeloteRefError:
+                continue
+        return tuple(bids)
+
+    def fits_bids(self, params: Mapping[str, Any], result: Mapping[str, Any]) -> bool:
+        """Whether ``result`` is the answer under ``params`` as far as the given contracts go: a
+        ``bad_bid`` rejection exactly where some given contract is one no auction of ``params`` can
+        end on (a value off the ladder, a multiplier the surcoinche does not make...). So a case of
+        a 110 coinched is not sent under a house rule whose bids stop at 100, nor a case that
+        expects 110 x 3 to be refused under a surcoinche of 3."""
+        if params.get(AUCTION_PARAMETER) != "bids" or not self.given_bids:
+            return True
+        impossible = any(impossible_bid(params, bid) is not None for bid in self.given_bids)
+        rejection = result.get("rejected")
+        return impossible == (isinstance(rejection, Mapping) and rejection.get("code") == "bad_bid")
+
     def expected(self, ruleset: Ruleset) -> Mapping[str, Any] | None:
         """The expected result under ``ruleset``, or None when the fixture does not apply."""
         return self.expected_under(ruleset.params)
 
     def expected_under(self, params: Mapping[str, Any]) -> Mapping[str, Any] | None:
         """The expected result under the parameter values ``params``, or None when the fixture
-        does not apply."""
+        does not apply (its ``applies_to``, its auction, its given contracts: :meth:`fits_bids`)."""
         if not predicate_holds(self.data.get("applies_to") or {}, params) or not self.fits_auction(params):
             return None
         for branch in self.data["expect"]:
             if predicate_holds(branch.get("when") or {}, params):
-                return branch["result"]  # type: ignore[no-any-return]
+                result: Mapping[str, Any] = branch["result"]
+                return result if self.fits_bids(params, result) else None
         return None
 
 

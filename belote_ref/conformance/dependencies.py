@@ -135,7 +135,9 @@ def undeclared_dependencies(fixture: Fixture, registry: Registry | None = None) 
                 if same_value(value, base.params[parameter_id]):
                     continue
                 other = _variant(base, (*before, (parameter_id, value)))
-                if other is None:
+                if other is None or fixture.expected(other) is None:
+                    # Nor does a value under which the fixture does not apply (a given contract
+                    # off that ruleset's ladder of bids: Fixture.fits_bids).
                     continue
                 if _answer(other, fixture) != reference:
                     reported.add(parameter_id)

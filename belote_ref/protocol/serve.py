@@ -20,7 +20,15 @@ from belote_ref.core.cards import CardSet, Seat, Suit, Team, Trump, parse_card, 
 from belote_ref.core.errors import BeloteRefError, InternalError, NotationError
 from belote_ref.core.jsonlines import JsonLineError, binary_input, decode_json_line, one_line, read_lines
 from belote_ref.engine.announcements import Declaration, combinations
-from belote_ref.engine.bids.auction import Bid, BidStatus, deal_bid_hands, is_bidding, parse_bid, run_bid_auction
+from belote_ref.engine.bids.auction import (
+    Bid,
+    BidStatus,
+    deal_bid_hands,
+    impossible_bid,
+    is_bidding,
+    parse_bid,
+    run_bid_auction,
+)
 from belote_ref.engine.bids.deal import BidDeal
 from belote_ref.engine.deal import (
     AuctionStatus,
@@ -224,6 +232,7 @@ def _score(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> 
     """A score case; in the bidding family the deal's ``bid`` (and no pot: the family has no litige)."""
     try:
         arguments = _score_arguments(rules, given)
+        _check_bid(rules, bid)
         return score_deal(rules, pot=_pot(given) if bid is None else 0, bid=bid, **arguments).to_json()
     except GivenError:
         raise
@@ -315,7 +324,9 @@ def _match(rules: Ruleset, given: Mapping[str, Any], with_bids: bool = False) ->
             break
         bid = _given_bid(deal, f"given.deals[{index}]") if with_bids else None
         try:
-            match.play_deal(bid=bid, **_score_arguments(rules, deal))
+            arguments = _score_arguments(rules, deal)
+            _check_bid(rules, bid)
+            match.play_deal(bid=bid, **arguments)
         except GivenError:
             raise
         except BeloteRefError as error:
@@ -347,6 +358,7 @@ def _play(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> d
     belote = _belote(rules, trump, given.get("belote"))
     try:
         announcements = _declarations(rules, trump, given.get("announcements"))
+        _check_bid(rules, bid)
         played = play_out(rules, hands=hands, trump=trump, taker=taker, leader=leader, plays=plays, belote=belote,
                           announcements=announcements, pot=_pot(given), legal=want_legal, bid=bid)
     except GivenError:
@@ -372,6 +384,18 @@ def _given_bid(given: Mapping[str, Any], where: str = "given") -> Bid:
         return parse_bid(given["bid"])
     except BeloteRefError as error:
         raise GivenError(f"{where}.bid: {error}") from None
+
+
+def _check_bid(rules: Ruleset, bid: Bid | None) -> None:
+    """Refuse (code ``bad_bid``) a contract no auction of ``rules`` can end on: a value off the
+    ladder of bids, a générale where there is none, a multiplier other than 1, 2 and the
+    surcoinche's, a coinched capot where a capot cannot be coinched. A situation, not a malformed
+    ``given``: the reply is a rejection, as for a card played twice."""
+    if bid is None:
+        return
+    fault = impossible_bid(rules.params, bid)
+    if fault is not None:
+        raise BeloteRefError(f"bid {bid.value} x {bid.multiplier}: {fault}", code="bad_bid")
 
 
 def _no_turned_card(given: Mapping[str, Any], kind: str) -> None:

@@ -47,6 +47,7 @@ __all__ = [
     "Call",
     "bid_table",
     "deal_bid_hands",
+    "impossible_bid",
     "is_bidding",
     "legal_calls",
     "parse_bid",
@@ -95,6 +96,35 @@ def parse_bid(data: object) -> Bid:
     if not isinstance(multiplier, int) or isinstance(multiplier, bool) or multiplier < 1:
         raise BeloteRefError(f"bid.multiplier must be a whole number >= 1; found {multiplier!r}"[:200], code="bad_bid")
     return Bid(value, multiplier)
+
+
+def impossible_bid(params: Mapping[str, object], bid: Bid) -> str | None:
+    """Why no auction under the rule values ``params`` (a ruleset's ``params``) can end on ``bid``,
+    in words; ``None`` when one can.
+
+    A value in points must be on the ladder ``auction.min_bid``, ``+ auction.step``... up to
+    ``auction.max_bid``; a générale needs ``auction.generale`` (a capot bid is always there, above
+    the ladder); the multiplier is 1, 2 (coinched) or ``auction.surcoinche_multiplier``, and more
+    than 1 on a capot or a générale only with ``auction.capot_can_be_doubled``. The trump is not
+    looked at here: ``bidding.contracts`` says which contracts a deal may have, whatever its bid.
+    """
+    value, multiplier = bid.value, bid.multiplier
+    if isinstance(value, int):
+        low, step, high = params["auction.min_bid"], params["auction.step"], params["auction.max_bid"]
+        if not (isinstance(low, int) and isinstance(step, int) and isinstance(high, int)):
+            raise InternalError("broken invariant: the ladder of bids is made of whole numbers")
+        if not (low <= value <= high and (value - low) % step == 0):
+            return (f"no bid of {value}: the bids go from auction.min_bid {low} by auction.step {step} "
+                    f"to auction.max_bid {high}")
+    elif value == "generale" and not params["auction.generale"]:
+        return "no générale here (auction.generale false)"
+    surcoinche = params["auction.surcoinche_multiplier"]
+    if multiplier not in (1, 2, surcoinche):
+        return (f"no multiplier {multiplier}: a contract is 1, 2 coinched or {surcoinche} surcoinched "
+                f"(auction.surcoinche_multiplier)")
+    if multiplier > 1 and not isinstance(value, int) and not params["auction.capot_can_be_doubled"]:
+        return f"a {value} bid cannot be coinched here (auction.capot_can_be_doubled false)"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
