@@ -24,7 +24,7 @@ from belote_ref.conformance.corpus import Fixture
 from belote_ref.core.errors import RulesetError
 from belote_ref.rules.ruleset import Ruleset, find_ruleset
 
-__all__ = ["BRANCH_RULESET_ID", "Assignment", "assignments", "branch_cases_of"]
+__all__ = ["BRANCH_RULESET_ID", "Assignment", "assignments", "branch_cases_of", "labelled_assignment"]
 
 BRANCH_RULESET_ID = "every-branch"
 
@@ -90,6 +90,23 @@ def assignments(fixture: Fixture, base: Ruleset | None = None) -> Iterator[Assig
             yield Assignment(values, _ruleset(params))
         except RulesetError as error:
             yield Assignment(values, None, str(error).splitlines()[0])
+
+
+def labelled_assignment(fixture: Fixture, label: str, base: Ruleset | None = None) -> Assignment | None:
+    """The assignment of ``fixture`` whose :attr:`Assignment.label` is ``label``, its ruleset made
+    from ``base`` (only that one is compiled); None when the fixture has none of that label."""
+    named = _named(fixture)
+    parameter_ids = list(named)
+    for combination in itertools.product(*(named[pid] for pid in parameter_ids)):
+        values = tuple(zip(parameter_ids, combination, strict=True))
+        if Assignment(values, None).label != label:
+            continue
+        params = {**(base or find_ruleset("classic")).params, **dict(values)}
+        try:
+            return Assignment(values, _ruleset(params))
+        except RulesetError as error:
+            return Assignment(values, None, str(error).splitlines()[0])
+    return None
 
 
 def branch_cases_of(fixtures: Iterable[Fixture], kinds: Sequence[str] = (), id_prefix: str = "",

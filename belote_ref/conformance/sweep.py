@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote_ref.conformance.branches import branch_cases_of
+from belote_ref.conformance.branches import branch_cases_of, labelled_assignment
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.conformance.rounding import rounded_expectation
 from belote_ref.conformance.runner import Case
@@ -160,7 +160,19 @@ def case_differences(case: Case) -> list[str]:
 
 
 def _case_of(fixture: Fixture, ruleset: Ruleset, case_id: str) -> Case | None:
-    return next((case for case in cases_under([fixture], ruleset) if case.id == case_id), None)
+    if "#" not in case_id:
+        return next((case for case in cases_under([fixture], ruleset, every_branch=False) if case.id == case_id),
+                    None)
+    # A branch case: only the assignment it names is built, not every one of the fixture's.
+    label = case_id.split("#", 1)[1].split("@", 1)[0]
+    assignment = labelled_assignment(fixture, label, ruleset)
+    if assignment is None or assignment.ruleset is None:
+        return None
+    expected = fixture.expected(assignment.ruleset)
+    if expected is None:
+        return None
+    base = Case(fixture, assignment.ruleset, expected, f"#{assignment.label}")
+    return next((case for case in _with_variants(base) if case.id == case_id), None)
 
 
 def shrink(fixture: Fixture, draw: Draw, case_id: str) -> tuple[Change, ...]:
