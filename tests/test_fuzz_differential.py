@@ -178,7 +178,10 @@ def test_the_report_has_a_header_one_line_per_distinct_disagreement_and_a_footer
     assert lines[-1]["type"] == "footer" and lines[-1]["ok"] is False
     middle = lines[1:-1]
     assert middle and all(line["type"] == "disagreement" for line in middle)
-    assert sum(line["count"] for line in middle) == lines[-1]["counts"]["disagree"]
+    # Each disagreement is a finding's, or counted as not shrunk (at most 2 a kind in a block are).
+    footer = lines[-1]
+    assert sum(line["count"] for line in middle) + footer["counts"]["unshrunk"] == footer["counts"]["disagree"]
+    assert footer["status"] == "complete"
     assert all(Path(line["fixture"]).is_file() for line in middle)
     assert "seed 1" in capsys.readouterr().err
 

@@ -15,29 +15,47 @@ make a fixture readable; and its choice sequences are not promised stable across
 a fuzz run must be reproducible from its seed and shardable (``--jobs``). Hypothesis is used in the
 tests, to check that generated situations are valid and that shrinking keeps a disagreement.
 
-Rulesets. Situations are drawn in blocks of :data:`BLOCK` under one ruleset, drawn for the block:
-one of the rulesets given (default: every shipped ruleset whose outcome values the adapter claims,
-all of them when it claims none whole) and, for an adapter that declares ``supports.parameters``,
-half of the time one of them with one to eight claimed parameters set to a claimed value (for
-``"*"``, a value the registry documents). A ruleset per block rather than per situation lets the
-adapter and the reference compile it once per block (``serve`` keeps 16 rulesets; compiling one
-costs more than answering a small situation) and keeps every batch to a few rulesets.
+Claims, per kind. Every kind is fuzzed under the claims the adapter makes for that kind
+(``supports.by_kind.K`` where it gives them, the general ``rulesets`` and ``parameters`` otherwise:
+:meth:`Claims.for_kind`); kinds of the same claims form one group (:class:`ClaimGroup`). A value
+claimed as ``"*"`` is any allowed value; a parameter the claims do not list takes the values of the
+claimed rulesets.
 
-Which situations are sent. A situation is sent only when the adapter claims the value, in the
-situation's ruleset, of every parameter its reference answer depends on. Only the parameters whose
-value the adapter does not claim need checking (a claimed value is fine whatever the answer depends
-on): for each, the reference answer is computed under the other values the registry documents; if
-one changes the answer, the situation is not sent (``n/a``). For a ruleset the adapter claims
-whole, nothing is computed. This is the rule the runner applies to fixtures, with the dependencies
-found by the engine as ``conformance lint`` finds them.
+Rulesets. Situations are drawn in blocks of :data:`BLOCK` under one ruleset per group, drawn for
+the block: one of the group's bases and, for claims that list parameters, half of the time one of
+them with one to eight listed parameters set to a claimed value (for ``"*"``, a value the registry
+documents). The bases are the rulesets given, as given; by default every shipped ruleset brought
+within the group's claims (:func:`within_claims`: each value the group does not claim replaced by
+one it does), so that what is drawn is what the adapter claims for that kind. A ruleset per block
+rather than per situation lets the adapter and the reference compile it once per block (``serve``
+keeps 16 rulesets; compiling one costs more than answering a small situation) and keeps every
+batch to a few rulesets.
+
+Which situations are sent. A situation is sent only when the adapter claims, for its kind, the
+value in the situation's ruleset of every parameter its reference answer depends on. Drawn by
+default, every value is claimed, but for a parameter with no claimed value at all and the rulesets
+the user gives; for each value that is not claimed, the reference answer is computed under the
+other values the registry documents; if one changes the answer, the situation is not sent
+(``n/a``). This is the rule the runner applies to fixtures, with the dependencies found by the
+engine as ``conformance lint`` finds them. Shrinking never leaves the claims: a parameter is set
+back to ``classic``'s value only where the kind claims that value.
+
+Findings as they are made. A shard shrinks its disagreements as soon as a batch's replies are in,
+with the adapter it fuzzes with, and hands each shrunk one over at once
+(:mod:`~belote_ref.conformance.fuzz_findings` writes its fixture): a run that is stopped keeps
+what it found. In each block, at most :data:`SHRINKS_PER_BLOCK` disagreements of each kind are
+shrunk (the first ones), a rule of the block alone, so that ``--jobs`` shrinks the same ones; and
+each job shrinks at most ``shrink_limit`` in all. ``shrink_budget`` caps the situations sent to
+shrink one disagreement.
 
 Reproducing a run. Situation ``i`` of seed ``s`` is drawn from its own generator
 (:func:`~belote_ref.conformance.fuzz_generate.situation_rng`), and the ruleset of block ``b`` from
 :func:`~belote_ref.conformance.fuzz_generate.block_rng`, so a run is reproduced by its command
 with the same ``--seed`` (printed at the start and in the report's header) and budget, against the
 same adapter and version of belote-ref; ``--jobs`` does not change the result, since shard ``k``
-of ``J`` draws the blocks ``k, k+J, ...``, the disagreements are shrunk in the order of their
-situation, and everything is merged in that order.
+of ``J`` draws the blocks ``k, k+J, ...``, which disagreements are shrunk is decided block by block,
+and the findings are merged in the order of their situations (unless a job reaches its
+``shrink_limit``).
 
 Speed. The parent draws the next batch (situations and reference answers) in a thread while the
 runner keeps up to 32 requests in flight to the adapter, whose ``run`` messages are encoded with
@@ -59,8 +77,9 @@ from pathlib import Path
 from typing import Any
 
 from belote_ref.conformance.adapter import AdapterFailure
-from belote_ref.conformance.applicability import ANY, Claims, departures
+from belote_ref.conformance.applicability import ANY, Claims
 from belote_ref.conformance.corpus import Fixture
+from belote_ref.conformance.fuzz_findings import Disagreement, Finding, Findings
 from belote_ref.conformance.fuzz_generate import (
     GENERATORS,
     block_rng,
@@ -69,10 +88,11 @@ from belote_ref.conformance.fuzz_generate import (
 )
 from belote_ref.conformance.fuzz_jobs import (
     KeptAdapter,
+    WorkerLost,
     Workers,
     close_adapter,
     keep_adapter,
-    queue_report,
+    report_event,
 )
 from belote_ref.conformance.fuzz_shrink import (
     Candidate,
@@ -90,13 +110,21 @@ from belote_ref.protocol.serve import KINDS
 from belote_ref.rules.registry import load_registry
 from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
-__all__ = ["FuzzError", "FuzzOptions", "FuzzOutcome", "fuzz"]
+__all__ = ["Disagreement", "Finding", "FuzzError", "FuzzOptions", "FuzzOutcome", "FuzzRun", "fuzz", "within_claims"]
 
 BATCH = 512
 """Situations sent to the adapter in one pipelined run."""
 
 SHRINK_LIMIT = 200
-"""At most this many disagreements are shrunk per run (the first ones); the rest are counted."""
+"""At most this many disagreements are shrunk per job (the first ones); the rest are counted."""
+
+SHRINKS_PER_BLOCK = 2
+"""At most this many disagreements of each kind are shrunk in each block (the first ones): most
+disagreements of one kind in one block shrink to the same finding, and a rule of the block alone
+shrinks the same ones whatever the number of jobs."""
+
+SHRINK_BUDGET = 1000
+"""The situations sent to the adapter to shrink one disagreement, by default (``--shrink-budget``)."""
 
 DISAGREEING = ("fail", "error", "crash", "timeout")
 """The outcomes of a case that are a disagreement with the reference engine."""
@@ -113,6 +141,9 @@ BLOCK = 64
 ruleset is drawn once from the seed and ``b``. Runs of one ruleset let the adapter and the engine
 compile it once per block instead of once per situation, and a shard draws whole blocks."""
 
+COUNT_KEYS = ("situations", "sent", "agree", "disagree", "n/a", "skip", "unshrunk")
+"""The counts of a run, in the order of its report."""
+
 
 class FuzzError(BeloteRefError):
     """Fuzzing cannot start: a bad option, or an adapter that cannot start or claims nothing to fuzz."""
@@ -122,7 +153,8 @@ class FuzzError(BeloteRefError):
 
 @dataclass(frozen=True)
 class FuzzOptions:
-    """What to fuzz. ``rulesets``: ``(id, parameters)`` pairs, empty for the default."""
+    """What to fuzz. ``rulesets``: ``(id, parameters)`` pairs, empty for the default;
+    ``shrink_budget``: the situations sent to shrink one disagreement."""
 
     impl: str | None = None
     rulesets: tuple[tuple[str, Mapping[str, Any]], ...] = ()
@@ -133,49 +165,26 @@ class FuzzOptions:
     jobs: int = 1
     timeout: float = 10.0
     shrink_limit: int = SHRINK_LIMIT
+    shrink_budget: int = SHRINK_BUDGET
 
 
-@dataclass
-class Disagreement:
-    """One situation whose answer differs from the reference engine's, before or after shrinking."""
-
-    index: int
-    kind: str
-    given: Mapping[str, Any]
-    ruleset_id: str
-    params: Mapping[str, Any]
-    expected: Any
-    outcome: str
-    got: Any
-    message: str
-    differences: list[str]
-    steps: int = 0
-    shape: str = ""
+def _zero_counts() -> dict[str, int]:
+    return dict.fromkeys(COUNT_KEYS, 0)
 
 
 @dataclass
 class ShardResult:
-    """What one shard did: counts of situations by outcome, its disagreements, or why it could not run."""
+    """What one shard did: counts of situations by outcome, its adapter's hello, or why it could not run."""
 
-    counts: dict[str, int] = field(default_factory=dict)
-    disagreements: list[Disagreement] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=_zero_counts)
     hello: dict[str, Any] = field(default_factory=dict)
     failure: str = ""
 
 
 @dataclass
-class Finding:
-    """A distinct shrunk disagreement: the first of its shape, how many shrank to it, its fixture."""
-
-    disagreement: Disagreement
-    count: int
-    fixture: dict[str, Any]
-    path: Path | None = None
-
-
-@dataclass
 class FuzzOutcome:
-    """The result of a run: the adapter's hello, the counts, the distinct findings."""
+    """The result of a run: the adapter's hello, the counts, the distinct findings; ``lost``: one
+    line per shard that could not be run to its end; ``interrupted``: the run was stopped."""
 
     hello: dict[str, Any]
     counts: dict[str, int]
@@ -185,20 +194,57 @@ class FuzzOutcome:
     unshrunk: int
     seconds: float
     shrink_limit: int = SHRINK_LIMIT
+    lost: list[str] = field(default_factory=list)
+    interrupted: bool = False
 
     @property
     def ok(self) -> bool:
-        return self.counts.get("disagree", 0) == 0
-
-
-# ------------------------------------------------------------------------------------- adapter
+        return self.counts.get("disagree", 0) == 0 and not self.lost and not self.interrupted
 
 
 # ------------------------------------------------------------------------------------- the plan
 
 
+def within_claims(rules: Ruleset, claims: Claims) -> Ruleset | None:
+    """``rules`` with each outcome value that ``claims`` does not claim replaced by the first value
+    it claims (a parameter with no claimed value keeps its own), or None when the registry refuses
+    the result; ``rules`` itself when it is within the claims already. The values of the parameters
+    not in play are replaced too where the registry allows it, else only those in play."""
+    registry = load_registry()
+    replaced: dict[str, Any] = {}
+    for parameter_id, value in rules.params.items():
+        parameter = registry[parameter_id]
+        if not parameter.outcome or claims.claims_value(parameter_id, value):
+            continue
+        values = claims.values_of(parameter_id)
+        allowed = [v for v in values if parameter.allows(v)] if isinstance(values, list) else []
+        if allowed:
+            replaced[parameter_id] = allowed[0]
+    if not replaced:
+        return rules
+    ruleset_id = f"{rules.id}-claimed"
+    projected = compile_ruleset({**rules.params, **replaced}, ruleset_id)
+    if projected is None:
+        in_play = {pid: value for pid, value in replaced.items() if registry.applies(pid, rules.params)}
+        projected = compile_ruleset({**rules.params, **in_play}, ruleset_id) if in_play else None
+    return projected
+
+
+@dataclass
+class ClaimGroup:
+    """The kinds fuzzed under one set of claims: their bases, and the parameters that may vary.
+    ``key``: empty for the general claims, else the kind whose own claims these are (it seeds the
+    group's rulesets)."""
+
+    key: str
+    claims: Claims
+    bases: list[Ruleset]
+    choices: list[tuple[str, list[Any]]]
+
+
 class Plan:
-    """What the adapter's hello allows: the kinds, the rulesets, the parameters that may vary."""
+    """What the adapter's hello allows: the kinds, and for each its claims, rulesets and the
+    parameters that may vary (:class:`ClaimGroup`)."""
 
     def __init__(self, hello: Mapping[str, Any], options: FuzzOptions) -> None:
         self.claims = Claims.from_hello(hello)
@@ -207,55 +253,89 @@ class Plan:
         if not self.kinds:
             raise FuzzError(f"the adapter supports none of the kinds asked ({', '.join(wanted)}); "
                             f"it declares: {', '.join(sorted(self.claims.kinds)) or 'none'}")
-        self.bases: list[Ruleset]
+        given: list[Ruleset] = []
         if options.rulesets:
             compiled = [compile_ruleset(params, ruleset_id) for ruleset_id, params in options.rulesets]
-            self.bases = [rules for rules in compiled if rules is not None]
-            if not self.bases:
+            given = [rules for rules in compiled if rules is not None]
+            if not given:
                 raise FuzzError("none of the rulesets asked can be compiled")
-        else:
-            covered = [rid for rid, missing in departures(self.claims).items() if not missing]
-            self.bases = [find_ruleset(rid) for rid in covered or shipped_rulesets()]
-        registry = load_registry()
-        declared = (hello.get("supports") or {}).get("parameters")
-        self.choices: list[tuple[str, list[Any]]] = []
-        if isinstance(declared, Mapping):
-            for parameter_id in declared:
-                parameter = registry.parameters.get(parameter_id)
-                if parameter is None or not parameter.outcome:
-                    continue
-                values = self.claims.values_of(parameter_id)
-                values = list(parameter.values) if values == ANY else [v for v in values if parameter.allows(v)]
-                if values:
-                    self.choices.append((parameter_id, values))
-        self._unclaimed: dict[int, tuple[Ruleset, list[str]]] = {}
+        self.groups: dict[str, ClaimGroup] = {}
+        self._group_of: dict[str, ClaimGroup] = {}
+        for kind in self.kinds:
+            claims = self.claims.for_kind(kind)
+            key = "" if claims is self.claims else kind
+            if key not in self.groups:
+                self.groups[key] = ClaimGroup(key, claims, given or self._bases(claims), self._choices(claims))
+            self._group_of[kind] = self.groups[key]
+        self._unclaimed: dict[tuple[str, int], tuple[Ruleset, list[str]]] = {}
         self._announcing: dict[int, tuple[Ruleset, Ruleset | None]] = {}
-        self._block: tuple[int, int, Ruleset | None] = (-1, -1, None)
+        self._block: dict[str, tuple[int, int, Ruleset]] = {}
+
+    @staticmethod
+    def _bases(claims: Claims) -> list[Ruleset]:
+        """Every shipped ruleset within ``claims`` (:func:`within_claims`), each once; all of them
+        as they are when none can be brought within."""
+        bases: list[Ruleset] = []
+        seen: set[str] = set()
+        for ruleset_id in shipped_rulesets():
+            rules = within_claims(find_ruleset(ruleset_id), claims)
+            if rules is None:
+                continue
+            key = repr(sorted(rules.params.items()))
+            if key not in seen:
+                seen.add(key)
+                bases.append(rules)
+        return bases or [find_ruleset(ruleset_id) for ruleset_id in shipped_rulesets()]
+
+    @staticmethod
+    def _choices(claims: Claims) -> list[tuple[str, list[Any]]]:
+        """The outcome parameters ``claims`` lists, each with the values it claims."""
+        registry = load_registry()
+        choices = []
+        for parameter_id in claims.parameters:
+            parameter = registry.parameters.get(parameter_id)
+            if parameter is None or not parameter.outcome:
+                continue
+            values = claims.values_of(parameter_id)
+            values = list(parameter.values) if values == ANY else [v for v in values if parameter.allows(v)]
+            if values:
+                choices.append((parameter_id, values))
+        return choices
 
     @property
     def ruleset_ids(self) -> list[str]:
-        return [ruleset.id for ruleset in self.bases]
+        ids: list[str] = []
+        for group in self.groups.values():
+            ids.extend(rules.id for rules in group.bases if rules.id not in ids)
+        return ids
 
-    def block_ruleset(self, seed: int, block: int) -> Ruleset:
-        """The ruleset of ``block``: a base ruleset, or (half of the time, when the adapter declares
-        parameters) a base with one to eight claimed parameters set to random claimed values
-        (its id ``fuzz-<block>``), drawn from the seed and the block alone."""
-        if self._block[:2] == (seed, block) and self._block[2] is not None:
-            return self._block[2]
-        rng = block_rng(seed, block)
-        rules = rng.choice(self.bases)
-        if self.choices and rng.random() < VARY_PROBABILITY:
+    def claims_for(self, kind: str) -> Claims:
+        """The claims ``kind`` is fuzzed under."""
+        return self._group_of[kind].claims if kind in self._group_of else self.claims.for_kind(kind)
+
+    def block_ruleset(self, seed: int, block: int, kind: str | None = None) -> Ruleset:
+        """The ruleset of ``block`` for the group of ``kind`` (None: the first group): a base
+        ruleset, or (half of the time, when the claims list parameters) a base with one to eight
+        listed parameters set to random claimed values (its id ``fuzz-<block>``), drawn from the
+        seed, the block and the group alone."""
+        group = self._group_of[kind] if kind is not None else next(iter(self.groups.values()))
+        cached = self._block.get(group.key)
+        if cached is not None and cached[:2] == (seed, block):
+            return cached[2]
+        rng = block_rng(seed, block, group.key)
+        rules = rng.choice(group.bases)
+        if group.choices and rng.random() < VARY_PROBABILITY:
             for _ in range(8):  # a combination the registry refuses is drawn again
-                varied = compile_ruleset(random_parameters(rng, rules.params, self.choices, most=8), f"fuzz-{block}")
+                varied = compile_ruleset(random_parameters(rng, rules.params, group.choices, most=8), f"fuzz-{block}")
                 if varied is not None:
                     rules = varied
                     break
-        self._block = (seed, block, rules)
+        self._block[group.key] = (seed, block, rules)
         return rules
 
     def ruleset_for(self, kind: str, seed: int, index: int) -> Ruleset | None:
         """The ruleset of situation ``index``: its block's, with announcements played for that kind."""
-        rules = self.block_ruleset(seed, index // BLOCK)
+        rules = self.block_ruleset(seed, index // BLOCK, kind)
         if kind == "announcements" and not rules.params["announcements.enabled"]:
             return self._with_announcements(rules)
         return rules
@@ -272,17 +352,19 @@ class Plan:
             )
         return found[1]
 
-    def unclaimed(self, rules: Ruleset) -> list[str]:
-        """The outcome parameters whose value in ``rules`` the adapter does not claim (cached by
-        ruleset object: a block uses one, shrinking a few more)."""
-        found = self._unclaimed.get(id(rules))
+    def unclaimed(self, kind: str, rules: Ruleset) -> list[str]:
+        """The outcome parameters whose value in ``rules`` the adapter does not claim for ``kind``
+        (cached by ruleset object: a block uses one, shrinking a few more)."""
+        claims = self.claims_for(kind)
+        key = (self._group_of[kind].key if kind in self._group_of else kind, id(rules))
+        found = self._unclaimed.get(key)
         if found is None:
             registry = load_registry()
             missing = [pid for pid, value in rules.params.items()
-                       if registry[pid].outcome and not self.claims.claims_value(pid, value)]
+                       if registry[pid].outcome and not claims.claims_value(pid, value)]
             if len(self._unclaimed) > RULESETS_KEPT:
                 self._unclaimed.clear()
-            found = self._unclaimed[id(rules)] = (rules, missing)  # the ruleset is kept so its id is not reused
+            found = self._unclaimed[key] = (rules, missing)  # the ruleset is kept so its id is not reused
         return found[1]
 
     def answer_if_sendable(self, kind: str, given: Mapping[str, Any], rules: Ruleset) -> tuple[bool, Any]:
@@ -294,7 +376,7 @@ class Plan:
             answer = reference_answer(kind, given, rules)
         except BeloteRefError:
             return False, None
-        for parameter_id in self.unclaimed(rules):
+        for parameter_id in self.unclaimed(kind, rules):
             if depends_on(kind, given, rules, parameter_id, answer):
                 return False, None
         return True, answer
@@ -311,6 +393,11 @@ def _case(index: int, kind: str, given: Mapping[str, Any], rules: Ruleset, expec
 
 
 # ------------------------------------------------------------------------------------- shards
+
+Report = Callable[..., None]
+"""How a shard reports as it goes: ``report(event, *payload)`` with the events ``hello`` (the
+adapter's hello), ``counts`` (the increments of a batch), ``shrunk`` (a shrunk disagreement and its
+fixture, or None when the shard has made a finding of its shape already)."""
 
 
 def _send(adapter: KeptAdapter, cases: Sequence[Case], timeout: float) -> list[CaseResult]:
@@ -332,45 +419,97 @@ def _indices(shard: int, jobs: int, options: FuzzOptions) -> Iterator[int]:
         block += jobs
 
 
-def run_shard(options: FuzzOptions, shard: int, jobs: int,
-              report: Callable[[int, int], None] | None = None) -> ShardResult:
-    """Draw and send this shard's situations (``shard``, ``shard + jobs``, ...) and collect the
-    disagreements. ``report(situations, disagreements)`` is called after each batch with the increments."""
-    result = ShardResult(counts={"situations": 0, "sent": 0, "agree": 0, "disagree": 0, "n/a": 0, "skip": 0})
+@dataclass
+class _Drawn:
+    """A batch of cases to send, and the situations drawn for it (sendable or not)."""
+
+    cases: list[Case]
+    situations: int
+    not_applicable: int
+
+
+class _Shrinker:
+    """A shard's shrinking: which disagreements are shrunk (:data:`SHRINKS_PER_BLOCK`, the job's
+    ``shrink_limit``), each shrunk with the shard's adapter and reported with its fixture."""
+
+    def __init__(self, plan: Plan, adapter: KeptAdapter, options: FuzzOptions, hello: Mapping[str, Any],
+                 report: Report) -> None:
+        self.plan, self.adapter, self.options, self.report = plan, adapter, options, report
+        self.adapter_name = str((hello.get("implementation") or {}).get("name", "the implementation"))
+        self.per_block: dict[tuple[int, str], int] = {}
+        self.shrunk = 0
+        self.shapes: set[str] = set()
+
+    def take(self, found: Disagreement) -> bool:
+        """Shrink ``found`` and report it, if the rules allow; False when it is left unshrunk."""
+        key = (found.index // BLOCK, found.kind)
+        if self.per_block.get(key, 0) >= SHRINKS_PER_BLOCK or self.shrunk >= self.options.shrink_limit:
+            return False
+        self.per_block[key] = self.per_block.get(key, 0) + 1
+        self.shrunk += 1
+        final = _shrink_one(self.plan, self.adapter, self.options, found)
+        fixture = None
+        if final.shape not in self.shapes:
+            self.shapes.add(final.shape)
+            fixture = _fixture_of(final, self.adapter_name, self.options.seed)
+        self.report("shrunk", final, fixture)
+        return True
+
+
+def run_shard(options: FuzzOptions, shard: int, jobs: int, report: Report | None = None) -> ShardResult:
+    """Draw and send this shard's situations (blocks ``shard``, ``shard + jobs``, ...), shrink its
+    disagreements as they are found, and report as it goes (see :data:`Report`)."""
+    emit: Report = report if report is not None else (lambda *event: None)
+    result = ShardResult()
     adapter = keep_adapter(options.impl, options.timeout)
-    drawn = {"situations": 0, "n/a": 0}
     try:
         result.hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
+        emit("hello", result.hello)
         plan = Plan(result.hello, options)
-        for batch in _drawn_ahead(plan, options.seed, _indices(shard, jobs, options), drawn):
-            before, situations_before = result.counts["disagree"], result.counts["sent"] + result.counts["skip"]
-            for case_result in _send(adapter, batch, options.timeout):
-                _count(result, case_result)
-            if report is not None:
-                sent = result.counts["sent"] + result.counts["skip"] - situations_before
-                report(sent, result.counts["disagree"] - before)
+        shrinker = _Shrinker(plan, adapter, options, result.hello, emit)
+        for drawn in _drawn_ahead(plan, options.seed, _indices(shard, jobs, options)):
+            counts = _zero_counts()
+            counts["situations"], counts["n/a"] = drawn.situations, drawn.not_applicable
+            found = []
+            for case_result in _send(adapter, drawn.cases, options.timeout) if drawn.cases else []:
+                disagreement = _count(counts, case_result)
+                if disagreement is not None:
+                    found.append(disagreement)
+            _add(result.counts, counts)
+            emit("counts", counts)  # before shrinking: the progress line shows what was sent
+            unshrunk = _zero_counts()
+            for disagreement in sorted(found, key=lambda d: d.index):
+                if not shrinker.take(disagreement):
+                    unshrunk["unshrunk"] += 1
+            if unshrunk["unshrunk"]:
+                _add(result.counts, unshrunk)
+                emit("counts", unshrunk)
     except AdapterFailure as failure:
         result.failure = f"the implementation could not start: {failure.reason}"
     except FuzzError as error:
         result.failure = str(error)
     finally:
         close_adapter(adapter)
-    result.counts.update(drawn)
     return result
+
+
+def _add(totals: dict[str, int], counts: Mapping[str, int]) -> None:
+    for key, value in counts.items():
+        totals[key] += value
 
 
 DRAWER_TURN = 0.0005
 """Seconds a thread of a fuzz run holds the interpreter before another may run (see _drawn_ahead)."""
 
 
-def _drawn_ahead(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str, int]) -> Iterator[list[Case]]:
+def _drawn_ahead(plan: Plan, seed: int, indices: Iterator[int]) -> Iterator[_Drawn]:
     """The batches of cases to send, drawn by a thread of their own one or two batches ahead: while
     this thread waits for the adapter's replies, the next situations and their reference answers
     are computed (the adapter and the engine work at the same time)."""
-    ready: queue.Queue[list[Case] | BaseException | None] = queue.Queue(maxsize=2)
+    ready: queue.Queue[_Drawn | BaseException | None] = queue.Queue(maxsize=2)
     stopping = threading.Event()
 
-    def hand_over(item: list[Case] | BaseException | None) -> None:
+    def hand_over(item: _Drawn | BaseException | None) -> None:
         while not stopping.is_set():
             try:
                 ready.put(item, timeout=0.1)
@@ -381,7 +520,7 @@ def _drawn_ahead(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str
     def draw() -> None:
         try:
             while not stopping.is_set():
-                batch = _draw_batch(plan, seed, indices, counts)
+                batch = _draw_batch(plan, seed, indices)
                 hand_over(batch)
                 if batch is None:
                     return
@@ -401,7 +540,8 @@ def _drawn_ahead(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str
                 raise item
             # Runs of one ruleset let the adapter reuse its compiled ruleset; order does not matter,
             # every result is kept under its situation's index.
-            yield sorted(item, key=lambda case: case.ruleset.id)
+            item.cases.sort(key=lambda case: case.ruleset.id)
+            yield item
     finally:
         stopping.set()
         drawer.join()
@@ -412,10 +552,11 @@ def _index_of(case: Case) -> int:
     return int(case.fixture.id.rpartition(".")[2])
 
 
-def _draw_batch(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str, int]) -> list[Case] | None:
-    batch: list[Case] = []
+def _draw_batch(plan: Plan, seed: int, indices: Iterator[int]) -> _Drawn | None:
+    """The next batch: up to :data:`BATCH` sendable situations; None when no situation is left."""
+    drawn = _Drawn([], 0, 0)
     for index in indices:
-        counts["situations"] += 1
+        drawn.situations += 1
         kind = plan.kinds[index % len(plan.kinds)]
         rules = plan.ruleset_for(kind, seed, index)
         rng = situation_rng(seed, index)
@@ -424,49 +565,28 @@ def _draw_batch(plan: Plan, seed: int, indices: Iterator[int], counts: dict[str,
         if given is not None and rules is not None:
             sendable, expected = plan.answer_if_sendable(kind, given, rules)
         if not sendable or given is None or rules is None:
-            counts["n/a"] += 1
+            drawn.not_applicable += 1
             continue
-        batch.append(_case(index, kind, given, rules, expected))
-        if len(batch) >= BATCH:
+        drawn.cases.append(_case(index, kind, given, rules, expected))
+        if len(drawn.cases) >= BATCH:
             break
-    return batch or None
+    return drawn if drawn.situations else None
 
 
-def _count(result: ShardResult, case_result: CaseResult) -> None:
+def _count(counts: dict[str, int], case_result: CaseResult) -> Disagreement | None:
+    """Count one result; the disagreement it is, if it is one."""
     case = case_result.case
-    counts = result.counts
     outcome = case_result.outcome
     if outcome == "skip":
         counts["skip"] += 1
-        return
+        return None
     counts["sent"] += 1
     if outcome not in DISAGREEING:
         counts["agree"] += 1
-        return
+        return None
     counts["disagree"] += 1
-    result.disagreements.append(Disagreement(
-        _index_of(case), case.fixture.kind, case.given, case.ruleset.id, dict(case.ruleset.params), case.expected,
-        outcome, case_result.got, case_result.message, list(case_result.differences)))
-
-
-def shrink_shard(options: FuzzOptions, disagreements: Sequence[Disagreement],
-                 report: Callable[[int, int], None] | None = None) -> list[Disagreement]:
-    """Shrink each disagreement (in order) with one adapter; ``report(1, 0)`` after each."""
-    adapter = keep_adapter(options.impl, options.timeout)
-    shrunk = []
-    try:
-        try:
-            hello, _ = run_cases(lambda: adapter, [], RunOptions(timeout=options.timeout))
-        except AdapterFailure as failure:
-            raise FuzzError(f"the implementation could not start again to shrink: {failure.reason}") from None
-        plan = Plan(hello, options)
-        for disagreement in disagreements:
-            shrunk.append(_shrink_one(plan, adapter, options, disagreement))
-            if report is not None:
-                report(1, 0)
-    finally:
-        close_adapter(adapter)
-    return shrunk
+    return Disagreement(_index_of(case), case.fixture.kind, case.given, case.ruleset.id, dict(case.ruleset.params),
+                        case.expected, outcome, case_result.got, case_result.message, list(case_result.differences))
 
 
 def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: Disagreement) -> Disagreement:
@@ -474,7 +594,9 @@ def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: D
     rules = compile_ruleset(found.params, found.ruleset_id)
     if not (rules is not None):
         raise InternalError("broken invariant: rules is not None")
+    claims = plan.claims_for(kind)
     expected_of: dict[int, Any] = {}
+    spent = 0
 
     def usable(candidate: Candidate) -> bool:
         sendable, answer = plan.answer_if_sendable(kind, candidate.given, candidate.ruleset)
@@ -483,12 +605,16 @@ def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: D
         return sendable
 
     def still_disagrees(candidates: Sequence[Candidate]) -> int | None:
+        nonlocal spent
         cases = [_case(position, kind, c.given, c.ruleset, expected_of[id(c)]) for position, c in enumerate(candidates)]
+        cases = cases[:max(0, options.shrink_budget - spent)]  # the budget: situations sent to shrink
         # A wrong answer costs nothing: the whole batch is pipelined. A crash costs a restart, so
         # the candidates go one at a time and the first that crashes is taken.
-        chunk = 1 if found.outcome == "crash" else len(cases)
+        chunk = 1 if found.outcome == "crash" else max(1, len(cases))
         for first in range(0, len(cases), chunk):
-            for position, result in enumerate(_send(adapter, cases[first:first + chunk], options.timeout), first):
+            sent = cases[first:first + chunk]
+            spent += len(sent)
+            for position, result in enumerate(_send(adapter, sent, options.timeout), first):
                 if result.outcome == found.outcome:
                     return position
         return None
@@ -498,7 +624,7 @@ def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: D
         # Not shrunk: every try would wait for the timeout.
         smallest, steps = start, 0
     else:
-        smallest, steps = shrink(kind, start, still_disagrees, usable)
+        smallest, steps = shrink(kind, start, still_disagrees, usable, claimed=claims.claims_value)
     if smallest is start:
         final = found
     else:
@@ -508,7 +634,7 @@ def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: D
                              expected, result.outcome, result.got, result.message, list(result.differences))
         if result.outcome not in DISAGREEING:  # a flaky adapter: keep what was seen
             final = found
-    final.steps = steps
+    final.steps, final.shrink_calls = steps, spent
     fields = differing_fields(final.differences) if final.outcome == "fail" else []
     if final.outcome == "timeout":
         final.shape = f"{kind} timeout"  # not shrunk: the timeouts of one kind are one finding
@@ -517,81 +643,105 @@ def _shrink_one(plan: Plan, adapter: KeptAdapter, options: FuzzOptions, found: D
     return final
 
 
+def _fixture_of(disagreement: Disagreement, adapter_name: str, seed: int) -> dict[str, Any]:
+    """The fixture of a shrunk disagreement (its dependencies found with the reference engine)."""
+    rules = compile_ruleset(disagreement.params, disagreement.ruleset_id)
+    if not (rules is not None):
+        raise InternalError("broken invariant: rules is not None")
+    fields = differing_fields(disagreement.differences) if disagreement.outcome == "fail" else []
+    return finding_fixture(kind=disagreement.kind, given=disagreement.given, rules=rules,
+                           expected=disagreement.expected, outcome=disagreement.outcome, got=disagreement.got,
+                           message=disagreement.message, fields=fields, adapter_name=adapter_name, seed=seed,
+                           index=disagreement.index, shape=disagreement.shape)
+
+
 # ------------------------------------------------------------------------------------- jobs
 
 def _run_shard_task(options: FuzzOptions, shard: int, jobs: int) -> ShardResult:
-    return run_shard(options, shard, jobs, queue_report)
-
-
-def _shrink_task(options: FuzzOptions, disagreements: list[Disagreement]) -> list[Disagreement]:
-    return shrink_shard(options, disagreements, queue_report)
+    return run_shard(options, shard, jobs, report_event)
 
 
 # ------------------------------------------------------------------------------------- the run
 
 
-def fuzz(options: FuzzOptions, progress: Callable[[str, int, int], None] | None = None) -> FuzzOutcome:
-    """Run the fuzzer; ``progress(phase, situations, disagreements)`` gets increments
-    (``phase``: ``"send"`` then ``"shrink"``). Raises :class:`FuzzError` when nothing can run."""
-    started = time.monotonic()
+class FuzzRun:
+    """A run's state as it goes, filled by :func:`fuzz` from the shards' reports: readable at any
+    time, so that a stopped run still reports what it did (:meth:`outcome`).
+
+    ``on_finding(finding)`` is called when a finding is made or shows another disagreement;
+    ``progress(phase, situations, disagreements)`` gets increments (``phase``: ``"send"`` or
+    ``"shrink"``)."""
+
+    def __init__(self, options: FuzzOptions, on_finding: Callable[[Finding], None] | None = None,
+                 progress: Callable[[str, int, int], None] | None = None) -> None:
+        self.options = options
+        self.progress = progress
+        self.findings = Findings(on_finding)
+        self.hello: dict[str, Any] = {}
+        self.plan: Plan | None = None
+        self.counts: dict[int, dict[str, int]] = {}
+        self.lost: list[str] = []
+        self.started = time.monotonic()
+
+    def event(self, event: str, shard: int, *payload: Any) -> None:
+        """One report of shard ``shard`` (see :data:`Report`)."""
+        if event == "hello":
+            if self.plan is None:
+                self.hello = payload[0]
+                try:
+                    self.plan = Plan(self.hello, self.options)
+                except FuzzError:
+                    pass  # the shard says so in its result
+        elif event == "counts":
+            mine = self.counts.setdefault(shard, _zero_counts())
+            for key, value in payload[0].items():
+                mine[key] += value
+            if self.progress is not None:
+                self.progress("send", payload[0]["sent"] + payload[0]["skip"], payload[0]["disagree"])
+        elif event == "shrunk":
+            self.findings.add(payload[0], payload[1])
+            if self.progress is not None:
+                self.progress("shrink", 1, 0)
+
+    def restart(self, shard: int) -> None:
+        """Shard ``shard`` is run again from the start: its counts so far are forgotten."""
+        self.counts.pop(shard, None)
+
+    def outcome(self, interrupted: bool = False) -> FuzzOutcome:
+        """What the run did so far."""
+        counts = _zero_counts()
+        for shard_counts in self.counts.values():
+            for key, value in shard_counts.items():
+                counts[key] += value
+        unshrunk = counts.pop("unshrunk")
+        plan = self.plan
+        return FuzzOutcome(self.hello, counts, self.findings.ordered(), plan.kinds if plan else [],
+                           plan.ruleset_ids if plan else [], unshrunk, time.monotonic() - self.started,
+                           self.options.shrink_limit, list(self.lost), interrupted)
+
+
+def fuzz(options: FuzzOptions, progress: Callable[[str, int, int], None] | None = None,
+         run: FuzzRun | None = None) -> FuzzOutcome:
+    """Run the fuzzer; ``progress(phase, situations, disagreements)`` gets increments. ``run``: the
+    state to fill as the run goes (its ``on_finding`` writes each finding as it is made). Raises
+    :class:`FuzzError` when nothing can run."""
+    run = run if run is not None else FuzzRun(options, progress=progress)
     jobs = max(1, options.jobs)
-
-    def sending(situations: int, disagreements: int) -> None:
-        if progress is not None:
-            progress("send", situations, disagreements)
-
-    def shrinking(situations: int, disagreements: int) -> None:
-        if progress is not None:
-            progress("shrink", situations, disagreements)
-
-    workers = Workers(jobs) if jobs > 1 else None
-    try:
-        if workers is None:
-            shards = [run_shard(options, 0, 1, sending)]
-        else:
-            shards = workers.map(_run_shard_task, [(options, shard, jobs) for shard in range(jobs)], sending)
-        for shard in shards:
-            if shard.failure:
-                raise FuzzError(shard.failure)
-        hello = shards[0].hello
-        plan = Plan(hello, options)
-        counts = {key: sum(shard.counts[key] for shard in shards) for key in shards[0].counts}
-        found = sorted((d for shard in shards for d in shard.disagreements), key=lambda d: d.index)
-        to_shrink, unshrunk = found[:options.shrink_limit], len(found) - min(len(found), options.shrink_limit)
-        if not to_shrink:
-            shrunk: list[Disagreement] = []
-        elif workers is None:
-            shrunk = shrink_shard(options, to_shrink, shrinking)
-        else:
-            # Disagreement k is shrunk by worker k % jobs; the results are put back in order.
-            parts = workers.map(_shrink_task, [(options, to_shrink[k::jobs]) for k in range(jobs)], shrinking)
-            shrunk = [parts[position % jobs][position // jobs] for position in range(len(to_shrink))]
-    finally:
-        if workers is not None:
+    if jobs == 1:
+        shards: list[ShardResult | WorkerLost] = [
+            run_shard(options, 0, 1, lambda event, *payload: run.event(event, 0, *payload))]
+    else:
+        workers = Workers(jobs)
+        try:
+            shards = workers.run(_run_shard_task, [(options, shard, jobs) for shard in range(jobs)],
+                                 lambda event: run.event(*event), on_retry=run.restart)
+        finally:
             workers.close()
-    findings = _distinct(shrunk, hello, options.seed)
-    return FuzzOutcome(hello, counts, findings, plan.kinds, plan.ruleset_ids, unshrunk, time.monotonic() - started,
-                       options.shrink_limit)
-
-
-def _distinct(shrunk: Sequence[Disagreement], hello: Mapping[str, Any], seed: int) -> list[Finding]:
-    """One finding per shape, in the order of the first situation of each, with its count."""
-    by_shape: dict[str, Finding] = {}
-    name = str((hello.get("implementation") or {}).get("name", "the implementation"))
-    for disagreement in shrunk:
-        finding = by_shape.get(disagreement.shape)
-        if finding is not None:
-            finding.count += 1
-            continue
-        rules = compile_ruleset(disagreement.params, disagreement.ruleset_id)
-        if not (rules is not None):
-            raise InternalError("broken invariant: rules is not None")
-        fields = differing_fields(disagreement.differences) if disagreement.outcome == "fail" else []
-        fixture = finding_fixture(kind=disagreement.kind, given=disagreement.given, rules=rules,
-                                  expected=disagreement.expected, outcome=disagreement.outcome, got=disagreement.got,
-                                  message=disagreement.message, fields=fields, adapter_name=name, seed=seed,
-                                  index=disagreement.index, shape=disagreement.shape)
-        by_shape[disagreement.shape] = Finding(disagreement, 1, fixture)
-    return list(by_shape.values())
-
-
+    for position, shard in enumerate(shards):
+        if isinstance(shard, WorkerLost):
+            run.lost.append(f"shard {position + 1} of {jobs} not run to its end: {shard}")
+        elif shard.failure:
+            raise FuzzError(shard.failure)
+    if run.plan is None:
+        raise FuzzError(run.lost[0] if run.lost else "no shard could run")
+    return run.outcome()

@@ -63,9 +63,11 @@ def situation_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"belote-ref-fuzz/{seed}/{index}")
 
 
-def block_rng(seed: int, block: int) -> random.Random:
-    """The generator of the ruleset of block ``block`` (a run of situations under one ruleset)."""
-    return random.Random(f"belote-ref-fuzz/{seed}/block/{block}")
+def block_rng(seed: int, block: int, group: str = "") -> random.Random:
+    """The generator of the ruleset of block ``block`` (a run of situations under one ruleset) for
+    the kinds of ``group`` (empty: the kinds under the adapter's general claims; else the kind with
+    claims of its own)."""
+    return random.Random(f"belote-ref-fuzz/{seed}/block/{block}" + (f"/{group}" if group else ""))
 
 
 def _seat(rng: random.Random) -> str:

@@ -7,19 +7,23 @@ import json
 import multiprocessing
 import operator
 import queue
+import signal
 import sys
+import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from belote_ref.conformance.adapter import (
     InProcessAdapter,
     SubprocessAdapter,
     open_adapter,
+    terminate_on_sigterm,
 )
 from belote_ref.core.errors import InternalError
 
-__all__ = ["KeptAdapter", "KeptSubprocessAdapter", "RunEncoder", "Workers", "close_adapter", "keep_adapter",
-           "queue_report"]
+__all__ = ["KeptAdapter", "KeptSubprocessAdapter", "RunEncoder", "WorkerLost", "Workers", "close_adapter",
+           "keep_adapter", "report_event"]
 
 _RUN_KEYS = ["cmd", "seq", "kind", "ruleset", "given"]
 
@@ -132,50 +136,139 @@ def close_adapter(adapter: KeptAdapter) -> None:
         adapter.stop()
 
 
-_PROGRESS_QUEUE: Any = None
+_EVENTS: Any = None
+_SHARD = -1
 
 
-def _init_worker(progress_queue: Any) -> None:
-    global _PROGRESS_QUEUE  # noqa: PLW0603 - a pool worker's initializer hands it the queue this way
-    _PROGRESS_QUEUE = progress_queue
+def report_event(*event: Any) -> None:
+    """In a worker: hand ``(kind, shard, *event)`` to the parent (see :meth:`Workers.run`)."""
+    if _EVENTS is not None:
+        _EVENTS.put((event[0], _SHARD, *event[1:]))
 
 
-def queue_report(situations: int, disagreements: int) -> None:
-    if _PROGRESS_QUEUE is not None:
-        _PROGRESS_QUEUE.put((situations, disagreements))
+def _worker_main(events: Any, position: int, task: Callable[..., Any], arguments: tuple[Any, ...]) -> None:
+    """A worker's life: one task, its events and its result put on ``events``.
+
+    Interrupts are the parent's business: a Ctrl-C reaches every process of the terminal's group,
+    and the parent ends its workers itself, so a worker ignores SIGINT (no traceback of its own);
+    SIGTERM from the parent ends it through ``finally`` clauses that close its adapter."""
+    global _EVENTS, _SHARD  # the task's reports find the queue this way
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _EVENTS, _SHARD = events, position
+    try:
+        with terminate_on_sigterm():
+            result = task(*arguments)
+    except SystemExit:
+        events.cancel_join_thread()  # told to stop: nobody reads the queue any more
+        raise
+    except BaseException as error:  # handed to the parent, which raises it
+        events.put(("error", position, f"{type(error).__name__}: {error}"))
+        return
+    events.put(("result", position, result))
+
+
+@dataclass(frozen=True)
+class WorkerLost:
+    """The result of a task whose worker died twice: what is known of its death."""
+
+    exitcode: int | None
+
+    def __str__(self) -> str:
+        code = self.exitcode
+        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
+        return f"its worker died twice ({how})"
+
+
+RETRIES = 1
+"""How many times a task whose worker died is run again before it is reported lost."""
+
+POLL = 0.2
+"""Seconds between two looks at the workers while no event arrives."""
+
+STOP_GRACE = 10.0
+"""Seconds a worker told to stop (SIGTERM) has to close its adapter before it is killed."""
 
 
 class Workers:
-    """A pool of ``jobs`` worker processes, used for both phases of a run (sending, shrinking).
+    """Worker processes for the shards of ``--jobs``: one process per task, watched.
 
     Workers are started with ``spawn`` (a fresh interpreter: the runner's threads and adapters are
-    not copied into them). If this process is interrupted, the pool is terminated, and the
-    adapters' process groups are killed by the reaper.
+    not copied into them). A worker that dies without a result (killed, out of memory) is never
+    waited on: its task is run again once in a new worker, then reported as :class:`WorkerLost`.
+    :meth:`close` ends the workers still running (SIGTERM, then SIGKILL after a grace period).
     """
 
     def __init__(self, jobs: int) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.progress_queue = context.Queue()
-        self.pool = context.Pool(jobs, initializer=_init_worker, initargs=(self.progress_queue,))
+        self.jobs = jobs
+        self.context = multiprocessing.get_context("spawn")
+        self.events = self.context.Queue()
+        self.processes: dict[int, Any] = {}
 
-    def map(self, task: Callable[..., Any], arguments: list[tuple[Any, ...]],
-            progress: Callable[[int, int], None]) -> list[Any]:
-        """``task`` on each argument tuple, results in argument order; progress passed on meanwhile."""
-        pending = [self.pool.apply_async(task, args) for args in arguments]
-        while not all(p.ready() for p in pending):
-            self._relay(progress, 0.2)
-        results = [p.get() for p in pending]
-        self._relay(progress, 0)
-        return results
+    def run(self, task: Callable[..., Any], arguments: list[tuple[Any, ...]],
+            on_event: Callable[[tuple[Any, ...]], None],
+            on_retry: Callable[[int], None] | None = None) -> list[Any]:
+        """``task(*arguments[k])`` in worker ``k``; the results in argument order (a
+        :class:`WorkerLost` for a task whose worker died twice). Every event a task reports
+        (:func:`report_event`) is passed to ``on_event`` as it comes; ``on_retry(k)`` is called
+        before task ``k`` is run again. A task's exception is raised here as an InternalError."""
+        results: dict[int, Any] = {}
+        attempts = dict.fromkeys(range(len(arguments)), 0)
+        for position in range(len(arguments)):
+            self._start(position, task, arguments[position])
+        while len(results) < len(arguments):
+            self._take(self._next_event(POLL), results, on_event)
+            for position, process in list(self.processes.items()):
+                if position in results or process.exitcode is None:
+                    continue
+                # Its last events may still be in the pipe: read them before calling it dead.
+                while position not in results and (event := self._next_event(1.0)) is not None:
+                    self._take(event, results, on_event)
+                if position in results:
+                    continue
+                attempts[position] += 1
+                if attempts[position] > RETRIES:
+                    results[position] = WorkerLost(process.exitcode)
+                    continue
+                if on_retry is not None:
+                    on_retry(position)
+                self._start(position, task, arguments[position])
+        return [results[position] for position in range(len(arguments))]
 
-    def _relay(self, progress: Callable[[int, int], None], wait: float) -> None:
+    def _start(self, position: int, task: Callable[..., Any], arguments: tuple[Any, ...]) -> None:
+        process = self.context.Process(target=_worker_main, args=(self.events, position, task, arguments),
+                                       daemon=True)
+        process.start()
+        self.processes[position] = process
+
+    def _next_event(self, wait: float) -> tuple[Any, ...] | None:
         try:
-            progress(*(self.progress_queue.get(timeout=wait) if wait else self.progress_queue.get_nowait()))
-            while True:
-                progress(*self.progress_queue.get_nowait())
+            event: tuple[Any, ...] = self.events.get(timeout=wait)
+            return event
         except queue.Empty:
-            pass
+            return None
+
+    @staticmethod
+    def _take(event: tuple[Any, ...] | None, results: dict[int, Any],
+              on_event: Callable[[tuple[Any, ...]], None]) -> None:
+        if event is None:
+            return
+        if event[0] == "result":
+            results[event[1]] = event[2]
+        elif event[0] == "error":
+            raise InternalError(f"a fuzz worker failed: {event[2]}")
+        else:
+            on_event(event)
 
     def close(self) -> None:
-        self.pool.terminate()
-        self.pool.join()
+        """End every worker still running and wait for them (bounded)."""
+        live = [process for process in self.processes.values() if process.exitcode is None]
+        for process in live:
+            process.terminate()
+        deadline = time.monotonic() + STOP_GRACE
+        for process in live:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.exitcode is None:
+                process.kill()
+                process.join(STOP_GRACE)
+        self.events.cancel_join_thread()
+        self.events.close()

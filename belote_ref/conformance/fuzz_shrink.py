@@ -9,15 +9,17 @@ replaces it, and so on until none does. The simplifications, first to last:
   from either end (``legal_plays``: the seat to play or the leader moves with it);
 - fewer events: a call dropped (``auction``), a declaration dropped, belote not announced, no pot
   (``score``, ``replay``), a deal dropped (``match``), no taker (``deal``);
-- the simplest ruleset: one parameter set back to its value in ``classic``.
+- the simplest ruleset: one parameter set back to its value in ``classic``, where the adapter
+  claims that value for the kind (shrinking never leaves the claims).
 
 A ``score`` or ``replay`` keeps its 8 tricks (fewer is a different, rejected, situation), and a
 ``trick_winner`` its 4 cards: those are already one trick. Each step makes the situation strictly
 smaller, so shrinking ends.
 
 The parameters the shrunk answer depends on are found as ``conformance lint`` finds them
-(:mod:`~belote_ref.conformance.dependencies`): a parameter is a dependency when another value the
-registry documents for it changes the reference engine's answer. They become the fixture's
+(:mod:`~belote_ref.conformance.dependencies`): a parameter is a dependency when another value lint
+tries for it (:func:`~belote_ref.conformance.dependencies.trial_values`) changes the reference
+engine's answer. They become the fixture's
 ``rules`` and its ``applies_to`` pins their values, so the fixture applies wherever they hold.
 """
 
@@ -28,9 +30,11 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from belote_ref.conformance.corpus import canonical_result
+from belote_ref.conformance.corpus import AUCTION_KINDS, AUCTION_PARAMETER, Fixture, canonical_result
+from belote_ref.conformance.dependencies import trial_values, undeclared_dependencies
 from belote_ref.core.errors import BeloteRefError
 from belote_ref.protocol.serve import run_case
 from belote_ref.rules.predicates import same_value
@@ -82,8 +86,9 @@ def _answer_or_error(kind: str, given: Mapping[str, Any], rules: Ruleset) -> Any
 
 
 def parameter_variants(rules: Ruleset, parameter_id: str) -> Iterator[Ruleset]:
-    """``rules`` with ``parameter_id`` at each other value the registry documents, where allowed."""
-    for value in load_registry()[parameter_id].values:
+    """``rules`` with ``parameter_id`` at each other value lint tries (:func:`trial_values`: the
+    documented ones, integers across their range, an alternative table), where allowed."""
+    for value in trial_values(load_registry()[parameter_id]):
         if not same_value(value, rules.params[parameter_id]):
             variant = compile_ruleset({**rules.params, parameter_id: value}, rules.id)
             if variant is not None:
@@ -155,10 +160,13 @@ def simpler_givens(kind: str, given: Mapping[str, Any]) -> Iterator[dict[str, An
                 yield {"deals": [*deals[:index], simpler, *deals[index + 1:]]}
 
 
-def simpler_rulesets(rules: Ruleset) -> Iterator[Ruleset]:
-    """``rules`` with one parameter set back to classic's value, for each that differs."""
+def simpler_rulesets(rules: Ruleset, claimed: Callable[[str, Any], bool] | None = None) -> Iterator[Ruleset]:
+    """``rules`` with one parameter set back to classic's value, for each that differs and whose
+    classic value is ``claimed(parameter, value)`` (None: every value is)."""
     classic = find_ruleset("classic")
     for parameter_id, value in classic.params.items():
+        if claimed is not None and not claimed(parameter_id, value):
+            continue  # shrinking never leaves the claims
         if not same_value(rules.params[parameter_id], value):
             simpler = compile_ruleset({**rules.params, parameter_id: value})
             if simpler is not None:
@@ -166,17 +174,19 @@ def simpler_rulesets(rules: Ruleset) -> Iterator[Ruleset]:
 
 
 def shrink(kind: str, start: Candidate, still_disagrees: Callable[[Sequence[Candidate]], int | None],
-           usable: Callable[[Candidate], bool], max_steps: int = 200) -> tuple[Candidate, int]:
+           usable: Callable[[Candidate], bool], max_steps: int = 200,
+           claimed: Callable[[str, Any], bool] | None = None) -> tuple[Candidate, int]:
     """Greedy shrinking; returns the smallest candidate found and the number of steps taken.
 
     ``still_disagrees`` gets a batch of candidates and returns the index of the first that still
     disagrees, or None; ``usable`` says whether a candidate may be sent at all (the reference
-    answers it, the adapter claims what it depends on).
+    answers it, the adapter claims what it depends on); ``claimed(parameter, value)`` whether the
+    adapter claims a value, so that no candidate ruleset takes one it does not (None: all).
     """
     current = start
     for step in range(max_steps):
         candidates = [Candidate(g, current.ruleset) for g in simpler_givens(kind, current.given)]
-        candidates += [Candidate(current.given, r) for r in simpler_rulesets(current.ruleset)]
+        candidates += [Candidate(current.given, r) for r in simpler_rulesets(current.ruleset, claimed)]
         candidates = [candidate for candidate in candidates if usable(candidate)]
         found = still_disagrees(candidates) if candidates else None
         if found is None:
@@ -236,7 +246,7 @@ def finding_fixture(*, kind: str, given: Mapping[str, Any], rules: Ruleset, expe
     else:
         adapter_answer = {"outcome": outcome, "message": message}
     what = ", ".join(fields) if outcome == "fail" else f"answers {outcome}"
-    return {
+    fixture = {
         "id": f"fuzz.{kind.replace('_', '-')}.{digest}",
         "kind": kind,
         "title": f"Fuzz finding: {adapter_name} disagrees with the reference engine ({what})",
@@ -254,3 +264,34 @@ def finding_fixture(*, kind: str, given: Mapping[str, Any], rules: Ruleset, expe
         "expect": [{"result": expected}],
         "adapter_answer": adapter_answer,
     }
+    _declare_what_lint_finds(fixture, rules)
+    return fixture
+
+
+LINT_ROUNDS = 4
+"""How many times a finding's dependencies are completed from lint's check before every outcome
+parameter is pinned."""
+
+
+def _declare_what_lint_finds(fixture: dict[str, Any], rules: Ruleset) -> None:
+    """Complete the fixture's ``rules`` and ``applies_to`` with what lint's dependency check finds
+    (:func:`~belote_ref.conformance.dependencies.undeclared_dependencies`): it tries more than one
+    parameter at a time (one not in play with the one that puts it in play) under the rulesets of
+    the pins, so that ``conformance run --fixtures`` never refuses a finding. Each dependency found
+    is pinned at its value in the finding's ruleset; after :data:`LINT_ROUNDS` rounds, every
+    outcome parameter is."""
+    registry = load_registry()
+    if fixture["kind"] in AUCTION_KINDS:
+        # Lint's rule for these kinds: the fixture names the auction family it is written for.
+        if AUCTION_PARAMETER not in fixture["rules"]:
+            fixture["rules"] = [*fixture["rules"], AUCTION_PARAMETER]
+        fixture["applies_to"] = {**fixture["applies_to"], AUCTION_PARAMETER: rules.params[AUCTION_PARAMETER]}
+    for round_ in range(LINT_ROUNDS + 1):
+        found = [pid for pid, _, _ in undeclared_dependencies(Fixture(Path("<finding>"), fixture), registry)]
+        if not found:
+            return
+        fixture["rules"] = [*fixture["rules"], *(pid for pid in found if pid not in fixture["rules"])]
+        if round_ < LINT_ROUNDS - 1:
+            fixture["applies_to"] = {**fixture["applies_to"], **{pid: rules.params[pid] for pid in found}}
+        else:
+            fixture["applies_to"] = {pid: value for pid, value in rules.params.items() if registry[pid].outcome}
