@@ -49,6 +49,12 @@ class Claims:
     parameters: Mapping[str, Any]
     protocol: int = 1
     by_kind: Mapping[str, Claims] = field(default_factory=dict)
+    #: ``by_kind.play.tricks_alone``: a play case whose score is not claimed is still checked on
+    #: its tricks (:mod:`~belote_ref.conformance.parts`).
+    tricks_alone: bool = False
+    #: ``by_kind.score.validates: false``: the adapter's ``score`` does not check the deal it is
+    #: given, so the cases whose answer is a rejection are n/a.
+    validates: bool = True
 
     @classmethod
     def from_hello(cls, hello: Mapping[str, Any]) -> Claims:
@@ -71,7 +77,8 @@ class Claims:
         rulesets = tuple(find_ruleset(r) for r in _strings(supports.get("rulesets")) if r in shipped)
         parameters = supports.get("parameters")
         return cls(frozenset(_strings(supports.get("kinds"))), rulesets,
-                   dict(parameters) if isinstance(parameters, Mapping) else {}, protocol)
+                   dict(parameters) if isinstance(parameters, Mapping) else {}, protocol,
+                   tricks_alone=supports.get("tricks_alone") is True, validates=supports.get("validates") is not False)
 
     def for_kind(self, kind: str) -> Claims:
         """The claims that hold for ``kind``."""
@@ -119,6 +126,17 @@ class Claims:
             if not claims.claims_value(parameter_id, value):
                 return f"parameter {parameter_id} at value {_format(value)} not supported"
         return None
+
+    def rejection_reason(self, kind: str, expected: Any) -> str | None:
+        """Why a case whose expected answer is a rejection is not sent: the adapter said its
+        ``kind`` does not validate the situations it is given (``by_kind.score.validates: false``)."""
+        if isinstance(expected, Mapping) and "rejected" in expected and not self.for_kind(kind).validates:
+            return f"{kind} does not validate its situations (supports.by_kind.{kind}.validates: false)"
+        return None
+
+
+#: The claims of one kind's own: ``by_kind.play.tricks_alone`` and ``by_kind.score.validates``.
+_KIND_FLAGS = {"tricks_alone": "play", "validates": "score"}
 
 
 def _strings(items: Any) -> list[str]:
@@ -182,6 +200,9 @@ def check_claims(hello: Mapping[str, Any], kinds: Sequence[str], registry: Regis
             if isinstance(entry, Mapping):
                 own = check_claims({"supports": {"kinds": [], **entry}}, kinds, registry)
                 problems.extend(f"supports.by_kind.{kind}: {problem.removeprefix('supports.')}" for problem in own)
+                for flag, its_kind in _KIND_FLAGS.items():
+                    if flag in entry and (kind != its_kind or not isinstance(entry[flag], bool)):
+                        problems.append(f"supports.by_kind.{kind}.{flag}: a boolean of by_kind.{its_kind} only")
     elif by_kind is not None:
         problems.append("supports.by_kind must be an object of kind -> {rulesets, parameters}")
     return problems

@@ -22,6 +22,7 @@ from belote_ref.conformance.applicability import Claims
 from belote_ref.conformance.branches import branch_cases_of
 from belote_ref.conformance.corpus import AUCTION_KINDS, AUCTION_PARAMETER, Fixture, compare_results
 from belote_ref.conformance.dependencies import dependencies_of
+from belote_ref.conformance.parts import TRICKS_VARIANT, play_dependencies, tricks_given, tricks_part
 from belote_ref.conformance.rounding import rounded_expectation
 from belote_ref.conformance.settled import unsettled_reason
 from belote_ref.conformance.symmetry import variants
@@ -65,6 +66,9 @@ class Case:
     expected: Mapping[str, Any]
     variant: str = ""
     derived_given: Mapping[str, Any] | None = None
+    #: The parts of the result compared; empty: the whole result. ``("tricks",)`` for a play case
+    #: checked on its tricks alone (:mod:`~belote_ref.conformance.parts`).
+    parts: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -113,7 +117,23 @@ def not_applicable_reason(claims: Claims, case: Case) -> str | None:
     # An adapter of the newest version can express every case: the search of the case's JSON for
     # a version-2 name, done for every case of a run, is needed only for an older one.
     needed = protocol_needed(case) if claims.protocol < SUPPORTED_PROTOCOLS[-1] else claims.protocol
-    return claims.reason_not_applicable(case.fixture.kind, case.ruleset, dependencies_of(case.fixture), needed)
+    return (claims.reason_not_applicable(case.fixture.kind, case.ruleset, dependencies_of(case.fixture), needed)
+            or claims.rejection_reason(case.fixture.kind, case.expected))
+
+
+def tricks_alone_case(claims: Claims, case: Case) -> Case | None:
+    """``case`` checked on its tricks alone (:mod:`~belote_ref.conformance.parts`), when the adapter
+    claims ``by_kind.play.tricks_alone`` and every parameter the tricks depend on; else None."""
+    if case.fixture.kind != "play" or case.parts or not claims.for_kind("play").tricks_alone:
+        return None
+    expected = tricks_part(case.expected)
+    if expected is None:
+        return None
+    needed = protocol_needed(case) if claims.protocol < SUPPORTED_PROTOCOLS[-1] else claims.protocol
+    if claims.reason_not_applicable("play", case.ruleset, play_dependencies(dependencies_of(case.fixture)), needed):
+        return None
+    return Case(case.fixture, case.ruleset, expected, case.variant + TRICKS_VARIANT, tricks_given(case.given),
+                parts=("tricks",))
 
 
 #: The protocol versions this runner speaks; it talks to each adapter in the version it answers.
@@ -186,7 +206,10 @@ def run_message(seq: int, case: Case, protocol: int = SUPPORTED_PROTOCOLS[-1]) -
         registry = load_registry()
         ruleset["parameters"] = {p: v for p, v in ruleset["parameters"].items()
                                  if p not in registry or registry[p].since_protocol <= protocol}
-    return {"cmd": "run", "seq": seq, "kind": case.fixture.kind, "ruleset": ruleset, "given": case.given}
+    message = {"cmd": "run", "seq": seq, "kind": case.fixture.kind, "ruleset": ruleset, "given": case.given}
+    if case.parts:
+        message["parts"] = list(case.parts)
+    return message
 
 
 def judge(case: Case, reply: Mapping[str, Any], seq: int) -> CaseResult:
@@ -200,7 +223,8 @@ def judge(case: Case, reply: Mapping[str, Any], seq: int) -> CaseResult:
     if "result" not in reply:
         raise AdapterFailure("crash", "the reply has none of 'result', 'skipped', 'errored'")
     got = reply["result"]
-    differences = compare_results(case.fixture.kind, case.expected, got)
+    compared = tricks_part(got) if case.parts else got
+    differences = compare_results(case.fixture.kind, case.expected, got if compared is None else compared)
     return CaseResult(case, "fail" if differences else "pass", got=got, differences=differences)
 
 
@@ -276,11 +300,16 @@ def _run_with(
             progress(done, len(cases), results[index])  # type: ignore[arg-type]
 
     claims = Claims.from_hello(hello)
+    cases = list(cases)
     to_send: deque[int] = deque()
     for index, case in enumerate(cases):
         reason = not_applicable_reason(claims, case)
+        apart = tricks_alone_case(claims, case) if reason is not None else None
+        if apart is not None:
+            cases[index], case, reason = apart, apart, None
         if reason is None and options.settle_with_reference:
-            reason = unsettled_reason(case.ruleset, case.fixture.kind, case.given, case.expected)
+            reason = unsettled_reason(case.ruleset, case.fixture.kind, case.given, case.expected,
+                                      part=tricks_part if case.parts else None)
         if reason is None:
             to_send.append(index)
         else:

@@ -53,6 +53,9 @@ class Parameter:
     outcome: bool = True
     protocol: bool = True
     since_protocol: int = 1
+    #: Whether the parameter can change which cards may be played or which card wins a trick;
+    #: every other one changes only a deal's score.
+    decides_play: bool = False
     minimum: int | None = None
     maximum: int | None = None
     #: When the parameter is part of the game (a predicate, see :mod:`belote_ref.rules.predicates`);
@@ -353,6 +356,7 @@ def _parameter_of(raw: Mapping[str, Any]) -> Parameter:
         outcome=raw.get("outcome", True),
         protocol=raw.get("protocol", True),
         since_protocol=raw.get("since_protocol", 1),
+        decides_play=raw.get("decides_play", False),
         minimum=raw.get("minimum"),
         maximum=raw.get("maximum"),
         applies_when=dict(raw.get("applies_when") or {}),
