@@ -425,6 +425,11 @@ def test_fixtures_that_lint_refuses_are_not_run(tmp_path: Path, capsys: pytest.C
     assert "not run: 1 fixture(s) that lint refuses" in out
     summary = run_cli(capsys, ["conformance", "summary", str(report)])
     assert "play.no_such_rule" in summary[1]
+    # With --jobs, the workers run the cases the parent's lint kept (told, not linting again).
+    jobs = tmp_path / "jobs.jsonl"
+    assert run_cli(capsys, ["conformance", "run", "--fixtures", str(tmp_path), "--ruleset", "classic", "--jobs", "2",
+                            "--report", str(jobs)])[0] == 1
+    assert [line.get("id") for line in read_report(jobs)] == [line.get("id") for line in lines]
 
 
 def test_a_range_lost_twice_is_graded_crash_saying_why(monkeypatch: pytest.MonkeyPatch) -> None:

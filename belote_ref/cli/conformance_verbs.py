@@ -9,6 +9,7 @@ import os
 import random
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -233,6 +234,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
                         str(fixtures_folder) if fixtures_folder else None, tuple(args.kind or ()), args.id or "",
                         args.every_branch)
     run = build_run_cases(inputs)
+    inputs = replace(inputs, refused=run.refused)  # the workers of --jobs need not lint again
     rulesets, corpus, cases = run.rulesets, run.corpus, run.cases
     ruleset_refs = {ruleset.id: reference for ruleset, reference in zip(rulesets, references, strict=True)}
     for _, diagnostics in corpus.failures:

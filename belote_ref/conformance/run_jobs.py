@@ -55,6 +55,9 @@ class CaseInputs:
     kinds: tuple[str, ...] = ()
     id_prefix: str = ""
     every_branch: bool = False
+    refused: tuple[tuple[str, str], ...] | None = None
+    """The fixtures of ``fixtures`` that lint refuses (path, problem), once the parent has linted
+    them; None: lint them (linting a large folder takes minutes, so the workers are told)."""
 
 
 @dataclass(frozen=True)
@@ -77,21 +80,25 @@ def build_run_cases(inputs: CaseInputs) -> RunCases:
     fixtures: tuple[Fixture, ...] = corpus.fixtures
     refused: tuple[tuple[str, str], ...] = ()
     if inputs.fixtures:
-        fixtures, refused = _lint_refusals(Path(inputs.fixtures), corpus.fixtures)
+        fixtures, refused = _lint_refusals(Path(inputs.fixtures), corpus.fixtures, inputs.refused)
     cases = build_cases(fixtures, rulesets, inputs.kinds, inputs.id_prefix)
     if inputs.every_branch:
         cases += build_branch_cases(fixtures, inputs.kinds, inputs.id_prefix)
     return RunCases(rulesets, corpus, cases, refused)
 
 
-def _lint_refusals(root: Path, fixtures: Sequence[Fixture]) -> tuple[tuple[Fixture, ...], tuple[tuple[str, str], ...]]:
+def _lint_refusals(root: Path, fixtures: Sequence[Fixture], known: tuple[tuple[str, str], ...] | None
+                   ) -> tuple[tuple[Fixture, ...], tuple[tuple[str, str], ...]]:
     """The fixtures lint accepts, and for each one it refuses its path and first problem (the
-    files that did not load are the corpus's failures, reported apart)."""
-    _, problems = lint(iter_fixture_paths(root))
+    files that did not load are the corpus's failures, reported apart); ``known`` is what an
+    earlier lint of the folder found, if any."""
     by_file: dict[Path, list[str]] = {}
-    for problem in problems:
-        if problem.file is not None:
-            by_file.setdefault(Path(problem.file), []).append(str(problem))
+    if known is not None:
+        by_file = {Path(path): [problem] for path, problem in known}
+    else:
+        for problem in lint(iter_fixture_paths(root))[1]:
+            if problem.file is not None:
+                by_file.setdefault(Path(problem.file), []).append(str(problem))
     kept: list[Fixture] = []
     refused: list[tuple[str, str]] = []
     for fixture in fixtures:
