@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
-from belote_ref.core.cards import CardSet, Seat, Suit, Team, Trump, parse_card, parse_cards, trump_of
+from belote_ref.core.cards import Card, CardSet, Seat, Suit, Team, Trump, parse_card, parse_cards, trump_of
 from belote_ref.core.errors import BeloteRefError, InternalError, NotationError
 from belote_ref.core.jsonlines import JsonLineError, binary_input, decode_json_line, one_line, read_lines
 from belote_ref.engine.announcements import Declaration, combinations
@@ -145,11 +145,26 @@ def _deal(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     dealer = _seat(_field(given, "dealer"))
     deck = _cards(_field(given, "deck"))
     taker = given.get("taker")
+    if "calls" in given:
+        return _deal_through_the_auction(rules, dealer, deck, given)
     if taker is None:
         hands, turned = deal_first_hands(rules, dealer, deck)
         return {"hands": {seat.name: cards.tokens() for seat, cards in hands.items()}, "turned": str(turned)}
     full = complete_hands(rules, dealer, deck, _seat(taker))
     return {"hands": {seat.name: cards.tokens() for seat, cards in full.items()}}
+
+
+def _deal_through_the_auction(rules: Ruleset, dealer: Seat, deck: list[Card],
+                              given: Mapping[str, Any]) -> dict[str, Any]:
+    """A deal whose ``calls`` are made before the completion, as at the table: the hands come from
+    the auction's taker, who must be ``given.taker``, whatever the round of the take."""
+    taker = _seat(_field(given, "taker"))
+    state = DealState.from_deck(rules, dealer, deck)
+    if _make_calls(state, given) is not None:
+        raise GivenError("given.calls: a call is not allowed under this ruleset")
+    if state.phase not in (Phase.PLAY, Phase.REDEAL) or state.taker is not taker:
+        raise GivenError(f"given.calls must end the auction with a take by given.taker {taker.name}")
+    return {"hands": {seat.name: cards.tokens() for seat, cards in state.full_hands.items()}}
 
 
 def _answer_auction(given: Mapping[str, Any], run: Callable[[list[str]], AuctionStatus | BidStatus]) -> dict[str, Any]:
