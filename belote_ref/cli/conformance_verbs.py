@@ -290,6 +290,8 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
         print(f"error: the implementation could not start: {failure.reason}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (KeyboardInterrupt, SystemExit) as stop:
+        if bar.tty:  # the bar's line is left unfinished
+            sys.stderr.write("\n")
         return _interrupted(stop, writer, len(cases))
     lines = writer.finish() if writer is not None else report_lines(header, results)
     implementation = hello.get("implementation") or {}
@@ -303,8 +305,9 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
         print(summarize_changes(lines, baseline))
     if corpus.failures or run.refused:
         # Every case may pass and still the corpus was not run whole.
-        print(f"\n{len(corpus.failures) + len(run.refused)} fixture file(s) could not be loaded or were refused",
-              file=sys.stderr)
+        untold = [f"{len(corpus.failures)} fixture file(s) could not be loaded"] if corpus.failures else []
+        untold += [f"{len(run.refused)} fixture(s) not run: lint refuses them"] if run.refused else []
+        print("\n" + "; ".join(untold), file=sys.stderr)
         return EXIT_FAILED
     return _run_status(lines)
 
@@ -314,7 +317,7 @@ def _interrupted(stop: KeyboardInterrupt | SystemExit, writer: ReportWriter | No
     code = stop.code if isinstance(stop, SystemExit) else 128 + signal.SIGINT
     if not isinstance(code, int) or not 128 < code < 128 + signal.NSIG:
         raise stop
-    why = f"{signal.Signals(code - 128).name}"
+    why = signal.Signals(code - 128).name
     kept = ""
     if writer is not None and writer.started:
         graded = sum(1 for line in writer.finish(interrupted=why) if line.get("type") == "case")
