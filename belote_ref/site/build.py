@@ -22,6 +22,7 @@ from belote_ref.site.config import docs_dir_of, find_config
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.pages import Site, generate_pages
 from belote_ref.site.reports import find_reports_dir
+from belote_ref.site.wording import LANGUAGES, t
 
 
 def write_tree(tree: Path, docs_dir: Path, data: SiteData | None = None) -> Site:
@@ -93,7 +94,6 @@ def _house_rules(paths: Sequence[str | os.PathLike[str]]) -> list[Ruleset]:
 #: The file every build leaves in its folder: a folder that holds it is an earlier build, which the next
 #: build may replace; any other folder that is not empty is the user's, and a build never writes there.
 SITE_MARKER = ".belote-ref-site"
-_MARKER_TEXT = "Built by belote-ref docs build: the next build into this folder replaces everything in it.\n"
 
 
 def check_out_dir(out: Path) -> None:
@@ -188,7 +188,8 @@ def build_site(
                 raise BeloteRefError(f"the site did not build: {error}", code="docs") from None
             finally:
                 config.plugins.on_shutdown()
-            (staging / SITE_MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
+            (staging / SITE_MARKER).write_text("".join(t(lang, "site_marker") + "\n" for lang in LANGUAGES),
+                                               encoding="utf-8")
             _move_into_place(staging, out)
     return BuildResult(out, len(site.pages), time.monotonic() - start)
 
