@@ -453,3 +453,13 @@ def test_a_range_lost_twice_is_graded_crash_saying_why(monkeypatch: pytest.Monke
     assert results[0].message == ("not graded: the worker process 7 died (killed by SIGKILL) while running cases "
                                   f"1 to {half}, twice")
     assert {result.outcome for result in results[half:]} == {"pass"}
+
+
+def test_the_site_reads_a_report_holding_a_line_separator(tmp_path: Path) -> None:
+    from belote_ref.site.reports import load_report
+
+    report = tmp_path / "r.jsonl"
+    failing = {**CASE, "outcome": "error", "message": "one\u2028two"}
+    report.write_bytes(b"".join(report_bytes(line) for line in
+                                (HEADER, failing, {**FOOTER, "counts": {"error": 1}, "ok": False})))
+    assert load_report(report).cases[0]["message"] == "one\u2028two"

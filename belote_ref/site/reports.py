@@ -92,7 +92,8 @@ def load_report(path: str | os.PathLike[str], root: Path | None = None) -> Repor
     path = Path(path)
     try:
         lines = read_report(path)
-        numbers = [n for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if raw.strip()]
+        # Numbered as read_report reads them: split on line feeds only (U+2028 is no line break).
+        numbers = [n for n, raw in enumerate(path.read_bytes().split(b"\n"), 1) if raw.strip()]
     except UnicodeDecodeError:
         raise BeloteRefError(f"conformance report {path}: cannot read: not UTF-8 text", code="docs") from None
     except BeloteRefError as error:
