@@ -81,6 +81,11 @@ def test_the_corpus_decides_every_pair_of_every_order() -> None:
         # Each pair also in both play orders: an engine that ranks the two as equal fails whichever
         # of them it lets win a tie (the earlier or the later card).
         assert coverage.one_way == [], f"{coverage.order}: {coverage.one_way}"
+    # At sans-atout and tout-atout the trick_winner fixtures alone do it, for an engine claiming no other kind.
+    tricks_only = card_pair_coverage([f for f in load_corpus() if f.kind == "trick_winner"])
+    for coverage in tricks_only:
+        if coverage.order in ("sans_atout.card_order", "tout_atout.card_order"):
+            assert (coverage.undecided, coverage.one_way) == ([], []), coverage.order
 
 
 def _report(undecided: bool) -> Coverage:
