@@ -48,6 +48,7 @@ PEERS = {
             "deal.bids.dealer-s-index-order-deck",
             "deal.bids.dealer-w-index-order-deck",
             "deal.completion.dealer-takes",
+            "deal.completion.dealer-takes-in-round-2-by-the-calls",
             "deal.completion.eldest-takes",
             "deal.completion.index-deck-dealer-takes",
             "deal.completion.seat-before-dealer-takes",
@@ -86,7 +87,6 @@ PEERS = {
             "auction.round2.dealer-names-turned-suit",
             "auction.round2.turned-suit",
         )),
-        ("replay.auction.turned-suit-named-in-round-2", "classic"),
         # Belote left out of the contract test (scoring.py comp_taker = taker_card_pts +
         # taker_declarations), against its rules text and the federation's count_belote both_sides;
         # where it makes a litige, the belote left out of the pot too. README 6.
@@ -94,17 +94,12 @@ PEERS = {
         ("replay.regression.strict-1001.19", "strict-1001"),
         ("score.announcements.belote-is-not-an-announcement", "belote-cli"),
         ("score.belote.81-81-with-defenders-belote", "belote-cli"),
-        ("score.belote.81-81-with-takers-belote", "classic"),
         ("score.belote.automatic-unannounced-defenders-belote", "belote-cli"),
-        ("score.belote.count-belote-91-91-litige", "classic"),
         ("score.belote.count-belote-defenders-belote-takers-90", "belote-cli"),
-        ("score.belote.count-belote-takers-72-card-points", "classic"),
         ("score.belote.defenders-belote-untouched-by-on-chute", "belote-cli"),
         ("score.belote.king-first-decides-the-contract", "belote-cli"),
         ("score.belote.no-belote-takers-king-and-queen", "belote-cli-no-announcements"),
-        ("score.chute.equal-cards-defenders-belote", "classic"),
         ("score.contract.72-with-belote-makes-92", "belote-cli"),
-        ("score.contract.81-down-by-threshold-despite-belote", "classic"),
         ("score.contract.82-made-against-defenders-belote", "belote-cli"),
         ("score.contract.90-down-against-defenders-belote", "belote-cli"),
         ("score.litige.91-91-defenders-belote", "belote-cli"),

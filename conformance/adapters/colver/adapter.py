@@ -492,6 +492,10 @@ AUCTION_PARAMETERS: dict[str, Any] = {
 SCORE_PARAMETERS: dict[str, Any] = {
     "bidding.auction": ["bids"],
     "auction.capot_value": [250],
+    # The contracts colver's own auction makes, the only ones its score reads: a surcoinche
+    # multiplies by 3 (CFN "xx", scoring.rs "contrat x3"), and a capot bid may be coinched.
+    "auction.surcoinche_multiplier": [3],
+    "auction.capot_can_be_doubled": [True],
     "auction.bid_target": ["as_spoken"],
     "scoring.bid.must_beat_defenders": [False],
     "scoring.bid.formula": ["points_plus_bid"],
