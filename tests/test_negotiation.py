@@ -17,7 +17,7 @@ from belote_ref.protocol.hello import negotiated_version
 from belote_ref.rules.registry import load_registry
 from belote_ref.rules.ruleset import find_ruleset
 
-GIVEN = {"trump": "H", "hand": ["7H", "QH", "KD", "8C"], "trick": {"leader": "N", "cards": ["AS", "9H"]}}
+GIVEN = {"trump": "H", "seat": "S", "hand": ["7H", "QH", "KD", "8C"], "trick": {"leader": "N", "cards": ["AS", "9H"]}}
 
 
 def _case(version: int) -> dict[str, object]:

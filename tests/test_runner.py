@@ -183,7 +183,7 @@ class TestCli:
                                     "given": {}})["errored"] is True
             assert adapter.request({"cmd": "jump"})["errored"] is True
             reply = adapter.request({"cmd": "run", "seq": 3, "kind": "legal_plays", "ruleset": find_ruleset("classic").to_json(),
-                                     "given": {"trump": "H", "seat": "E", "hand": ["1X"], "trick": {"leader": "N", "cards": []}}})
+                                     "given": {"trump": "H", "seat": "N", "hand": ["1X"], "trick": {"leader": "N", "cards": []}}})
             assert reply is not None and reply["errored"] is True and "not a card" in reply["message"]
         finally:
             adapter.stop()

@@ -402,7 +402,7 @@ def test_fmt_refuses_a_file_that_is_no_mapping(tmp_path: Path, capsys: pytest.Ca
     path = tmp_path / "list.yaml"
     path.write_text("- a\n- b\n")
     assert main(["fmt", "--check", str(path)]) == 2
-    assert one_line(capsys) == f"{path}:1:1: expected a mapping of keys (a fixture)"
+    assert one_line(capsys) == f"{path}: not a fixture (a fixture is a mapping of keys): fmt rewrites only fixture files"
 
 
 # ------------------------------------------------------------------------ property: any damage

@@ -85,6 +85,12 @@ class ReportWriter:
         self._waiting: dict[int, dict[str, Any]] = {}
         self._next = 0
         self._written: list[dict[str, Any]] = []
+        # The lines of the write in progress, how many lines were counted and where the file
+        # ended before it: what finish() needs to count exactly after an interruption.
+        self._pending: list[dict[str, Any]] = []
+        self._pending_base = 0
+        self._pending_offset = 0
+        self._end = 0
 
     @property
     def started(self) -> bool:
@@ -108,14 +114,20 @@ class ReportWriter:
             ready.append(self._waiting.pop(self._next))
             self._next += 1
         if ready:
-            self._written.extend(ready)
+            # An interruption may come between any two steps here: finish() reads the file's end
+            # to count exactly the lines that reached it.
+            self._pending_base, self._pending_offset = len(self._written), self._end
+            self._pending = ready
             self._write(ready)
+            self._written.extend(ready)
+            self._pending = []
 
     def finish(self, interrupted: str | None = None) -> list[dict[str, Any]]:
         """Write the lines still waiting (an interrupted run leaves gaps) and the footer; close the
         file. Returns the report's lines."""
         if self._stream is None or self._header is None:
             return []
+        self._count_pending()
         left = [self._waiting.pop(index) for index in sorted(self._waiting)]
         if left and interrupted is None:
             interrupted = f"{len(left)} case(s) came without the ones before them"
@@ -131,6 +143,22 @@ class ReportWriter:
             return
         self._stream.write(b"".join(report_bytes(line) for line in lines))
         self._stream.flush()
+        self._end = self._stream.tell()
+
+    def _count_pending(self) -> None:
+        """The lines of a write that an interruption cut short of being counted: those the file
+        holds (its end is past where the counted lines end) are counted, the others dropped."""
+        if not self._pending or self._stream is None:
+            return
+        self._stream.flush()
+        reached, offset = self._stream.tell(), self._pending_offset
+        del self._written[self._pending_base:]
+        for line in self._pending:
+            offset += len(report_bytes(line))
+            if offset > reached:
+                break
+            self._written.append(line)
+        self._pending = []
 
 
 # ------------------------------------------------------------------------------------ reading

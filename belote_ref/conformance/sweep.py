@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from belote_ref.conformance.branches import branch_cases_of, labelled_assignment
-from belote_ref.conformance.corpus import Fixture
+from belote_ref.conformance.corpus import Fixture, compare_results
 from belote_ref.conformance.rounding import rounded_expectation
 from belote_ref.conformance.runner import Case
 from belote_ref.conformance.settled import unsettled_reason
@@ -150,8 +150,6 @@ def cases_under(fixtures: Iterable[Fixture], ruleset: Ruleset, every_branch: boo
 
 def case_differences(case: Case) -> list[str]:
     """How the reference engine's answer to ``case`` differs from the corpus's (empty: it agrees)."""
-    from belote_ref.conformance.corpus import compare_results
-
     try:
         got = run_case(case.ruleset, case.fixture.kind, case.given)
     except BeloteRefError as error:
