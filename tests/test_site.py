@@ -579,7 +579,8 @@ class _Words(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if not self.skipping:
-            self.words += re.findall(r"[A-Za-z][a-z']+", data)
+            # Accented letters belong to the word: "notés" is not the English "not".
+            self.words += re.findall(r"[A-Za-zÀ-ÖØ-öø-ÿŒœ][a-zß-öø-ÿœ']+", data)
 
 
 def _english_in(page: str) -> list[str]:
