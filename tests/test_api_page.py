@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 import belote_ref
 from belote_ref.site.api_page import api_page, docstring_md
 from belote_ref.site.pages import generate_pages
+
+# Slow tier (the site built for its API page): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
 
 
 def test_every_public_name_has_an_entry() -> None:

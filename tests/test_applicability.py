@@ -21,6 +21,9 @@ from belote_ref.conformance.runner import BAD_OUTCOMES, CaseResult, RunOptions, 
 from belote_ref.protocol.serve import KINDS, hello, run_case
 from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
+# Slow tier (whole runs of the corpus against mutants of the engine): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
+
 ONE_POINT = Path(__file__).parent / "adapters" / "one_point.py"
 
 

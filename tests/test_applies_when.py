@@ -26,6 +26,9 @@ from belote_ref.core.resources import data_dir
 from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 from belote_ref.engine.simulate import random_deals
 
+# Slow tier (every rule not in play, tried under every ruleset with the engine): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
+
 REGISTRY = load_registry()
 SHIPPED = [find_ruleset(ruleset_id) for ruleset_id in shipped_rulesets()]
 # Every shipped ruleset plays to points: classic played over a number of deals is compared too.

@@ -28,6 +28,9 @@ from belote_ref.conformance.applicability import Claims
 from belote_ref.conformance.fuzz import FuzzOptions, FuzzOutcome, fuzz
 from belote_ref.rules.registry import load_registry
 
+# Slow tier (fuzzing runs, stopped by signals, with --jobs): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
+
 ADAPTERS = Path(__file__).resolve().parent / "adapters"
 DEADLINE = 120.0
 """Seconds a test waits for a subprocess's finding or exit before calling it a failure."""

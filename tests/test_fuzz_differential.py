@@ -33,6 +33,9 @@ from belote_ref.conformance.fuzz_shrink import (
 from belote_ref.protocol.serve import KINDS
 from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
+# Slow tier (fuzzing runs against buggy adapters, shrinking included): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
+
 ADAPTERS = Path(__file__).resolve().parent / "adapters"
 SEED = 2026
 BUDGET = 2000

@@ -14,6 +14,9 @@ from belote_ref.rules.ruleset import find_ruleset
 from belote_ref.records.shards import DEALS_PER_BLOCK, RECORDS_PER_SHARD
 from belote_ref.engine.simulate import random_deals
 
+# Slow tier (runs split over worker processes): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
+
 
 def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
     status = main(argv)

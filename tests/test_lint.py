@@ -107,6 +107,7 @@ def test_yaml_syntax_error(tmp_path: Path) -> None:
     assert any("YAML syntax error" in m for m in messages([path]))
 
 
+@pytest.mark.slow  # the slow tier: see README
 def test_shipped_corpus_is_clean(shipped_corpus_lint: subprocess.CompletedProcess[str],
                                  capsys: pytest.CaptureFixture[str]) -> None:
     # `conformance lint` runs in the background from the start of the session (tests/conftest.py).

@@ -17,6 +17,9 @@ from belote_ref.protocol.serve import KINDS
 from belote_ref.rules.registry import load_registry
 from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
+# Slow tier (the documented adapters run against the corpus): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).parents[1]
 DOC = REPO / "docs" / "protocol.md"
 JS_ADAPTER = REPO / "docs" / "examples" / "adapter.js"

@@ -35,6 +35,7 @@ def run(impl: str, cases: list[Case], timeout: float = 5.0, **options: object) -
 
 
 class TestReferenceAdapter:
+    @pytest.mark.slow  # the slow tier: see README
     def test_whole_corpus_passes_through_the_subprocess(self) -> None:
         cases = build_cases(load_corpus(), [find_ruleset(r) for r in shipped_rulesets()])
         hello, results = run_cases(lambda: open_adapter(None, 10), cases, RunOptions())
@@ -53,6 +54,7 @@ class TestReferenceAdapter:
 class TestMisbehavingAdapters:
     """Each adapter goes wrong on the 2nd run request; the runner reports it, restarts, goes on."""
 
+    @pytest.mark.slow  # the slow tier: see README
     def test_hang_times_out_and_the_run_goes_on(self) -> None:
         started = time.monotonic()
         # The restarted adapter counts runs from 1 again, so its 2nd run (case 4) hangs too.
@@ -82,6 +84,7 @@ class TestMisbehavingAdapters:
         assert [r.outcome for r in results] == ["pass", "crash", "pass"]
         assert "longer than" in results[1].message
 
+    @pytest.mark.slow  # the slow tier: see README
     def test_rule_bug_is_named_by_exactly_the_fixtures_of_that_rule(self) -> None:
         """An engine that ignores the partner-master exception fails exactly the cases whose answer
         depends on it: the legal_plays fixtures that exercise play.partner_master_exception."""

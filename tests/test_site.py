@@ -37,6 +37,9 @@ from belote_ref.rules.ruleset import find_ruleset, iter_changes, shipped_ruleset
 from belote_ref.site import LANGUAGES, generate_pages, load_site_data
 from belote_ref.site import reports as site_reports
 
+# Slow tier (the whole site built, and read in a browser): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() in ("true", "1", "yes")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from conftest import InstalledClubSite
 
@@ -23,6 +24,7 @@ def test_the_shipped_configuration_is_the_repositorys_without_its_paths() -> Non
     assert ours == shipped
 
 
+@pytest.mark.slow  # the slow tier: see README
 def test_an_installed_wheel_publishes_a_house_rule_in_an_empty_folder(installed_club_site: InstalledClubSite) -> None:
     # The wheel, its venv and the CLI's build are the session fixture's (tests/conftest.py), shared with
     # the browser test of tests/test_site.py.

@@ -24,6 +24,9 @@ from belote_ref.conformance.sweep import (
 from belote_ref.rules.registry import load_registry
 from belote_ref.rules.ruleset import find_ruleset, shipped_rulesets
 
+# Slow tier (the corpus under random rulesets): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
+
 AUTOMATIC = (("announcements.enabled", True), ("announcements.declared", "automatic"))
 HOUSE_RULE_FIXTURES = ("score.belote.no-belote-takers-king-and-queen",
                        "score.belote.no-belote-defenders-king-and-queen")

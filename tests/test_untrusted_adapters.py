@@ -28,6 +28,9 @@ from belote_ref.conformance.corpus import load_corpus
 from belote_ref.conformance.runner import Case, RunOptions, build_cases, hello_message, run_cases
 from belote_ref.rules.ruleset import find_ruleset
 
+# Slow tier (misbehaving adapters started as processes, with their timeouts): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
+
 MISBEHAVE = Path(__file__).parent / "adapters" / "misbehave.py"
 PATIENT = 30.0  # for adapters that answer: never reached unless something is broken
 HANG = 2.0  # for adapters that hang: the timeout is what is tested

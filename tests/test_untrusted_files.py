@@ -24,6 +24,9 @@ from belote_ref.site import data as site_data
 from belote_ref.site import reports as site_reports
 from belote_ref.site.build import SITE_MARKER
 
+# Slow tier (site builds into folders of every kind): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[1]
 
 

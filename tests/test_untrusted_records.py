@@ -410,6 +410,7 @@ def damaged(draw: st.DrawFn, base: dict[str, Any]) -> bytes:
     return line
 
 
+@pytest.mark.slow  # the slow tier: see README
 @settings(max_examples=2000, deadline=None, database=None)
 @given(bad=damaged(BASE))
 def test_any_damaged_record_is_one_line_of_error_and_the_rest_is_checked(bad: bytes) -> None:
@@ -433,6 +434,7 @@ RUN = {"cmd": "run", "seq": 1, "kind": "replay", "ruleset": find_ruleset("classi
                  "plays": [card for trick in BASE["tricks"] for card in trick["cards"]]}}
 
 
+@pytest.mark.slow  # the slow tier: see README
 @settings(max_examples=2000, deadline=None, database=None)
 @given(bad=damaged(RUN))
 def test_any_damaged_message_gets_one_valid_utf8_json_reply(bad: bytes) -> None:

@@ -34,6 +34,9 @@ from belote_ref.site import LANGUAGES, generate_pages, load_site_data
 from belote_ref.site import data as site_data
 from belote_ref.site import reports as site_reports
 
+# Slow tier (a site built from hostile input, read in a browser): left out of the quick default; see README.
+pytestmark = pytest.mark.slow
+
 __all__ = ["browser"]  # the browser fixture of tests/test_site.py, used here
 
 REPO = Path(__file__).resolve().parents[1]

@@ -443,6 +443,7 @@ def damaged_house_rules(draw: st.DrawFn) -> str:
     return text
 
 
+@pytest.mark.slow  # the slow tier: see README
 @settings(max_examples=2000, deadline=None, database=None)
 @given(text=damaged_house_rules())
 def test_a_damaged_house_rule_loads_or_says_why_in_one_line_each(tmp_path_factory: pytest.TempPathFactory,
