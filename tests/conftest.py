@@ -186,6 +186,7 @@ def _capped_fuzz_families(tmp_path: Path, env: dict[str, str]) -> subprocess.Com
     launcher = ("import os, resource, sys; cap = int(sys.argv[1]); resource.setrlimit(resource.RLIMIT_AS, (cap, cap)); "
                 "os.execv(sys.executable, [sys.executable, '-m', 'pytest', *sys.argv[2:]])")
     return run_command([sys.executable, "-c", launcher, str(FUZZ_FAMILIES_MEMORY_CAP), "-q", "-p", "no:cacheprovider",
+                        "-m", "slow or not slow",  # two of the families are of the slow tier
                         *FUZZ_FAMILIES], cwd=REPO, env=env)
 
 
