@@ -767,3 +767,21 @@ def test_french_pages_give_the_sources_french_titles(site: Path) -> None:
     assert "Seed page 001" not in page
     english = (site / "en" / "sources" / "index.html").read_text(encoding="utf-8")
     assert "Seed page 001: generic rules page" in english
+
+
+def test_every_bold_run_of_the_rule_pages_renders() -> None:
+    """A bold run that ends in a space (``**In play only: **``) is left as literal asterisks."""
+    import markdown
+    import yaml
+
+    config = yaml.safe_load((Path(__file__).resolve().parents[1] / "mkdocs.yml").read_text(encoding="utf-8"))
+    extensions = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
+    pages = generate_pages(load_site_data(), []).pages
+    rule_pages = {path: text for path, text in pages.items() if "/rules/" in path}
+    assert len(rule_pages) >= 2 * 8
+    conditional = 0
+    for path, text in rule_pages.items():
+        html_text = markdown.markdown(text, extensions=extensions)
+        assert "**" not in html_text, path
+        conditional += sum(html_text.count(f"<strong>{label}</strong>") for label in ("In play only", "En jeu seulement"))
+    assert conditional >= 2 * 60, conditional

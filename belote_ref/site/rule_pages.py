@@ -214,7 +214,8 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
     out = [f"{level} {md(title_of(pid, lang))} {{#{pid}}}", "", meta, "", prose_md(prose), ""]
     if parameter.applies_when:
         conditions = "; ".join(condition_md(named, wanted, lang) for named, wanted in parameter.applies_when.items())
-        out += [f"**{lbl(lang, 'in_play_only')}**{conditions}.", ""]
+        # The colon stays outside the bold: Markdown does not close a bold run after a space.
+        out += [f"**{t(lang, 'in_play_only')}**{t(lang, 'colon')}{conditions}.", ""]
     out += [f"| {t(lang, 'value')} | {t(lang, 'meaning')} | {t(lang, 'sources_col')} | {t(lang, 'rulesets_col')} |",
             "|---|---|---|---|"]
     values = list(zip(parameter.values, parameter.sources, strict=True))
