@@ -288,12 +288,18 @@ def summarize_changes(current: Sequence[Mapping[str, Any]], baseline: Sequence[M
     after = {(c["id"], c["ruleset"]): c["outcome"] for c in _cases(current)}
     only_before, only_after = set(before) - set(after), set(after) - set(before)
     other_scope = len(only_before) > 10 or len(only_after) > 10
-    out = []
+    # A fixture's derived variants (``<id>@<label>``) that changed as it did share its line.
+    changes: dict[tuple[str, str, str | None, str | None], list[str]] = {}
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key), after.get(key)
         if old == new or (other_scope and (old is None or new is None)):
             continue
-        label = f"{key[0]} [{key[1]}]"
+        changes.setdefault((key[0].split("@", 1)[0], key[1], old, new), []).append(key[0])
+    out = []
+    for (fixture_id, ruleset, old, new), ids in changes.items():
+        shown = ids[0] if len(ids) == 1 else fixture_id if fixture_id in ids else ids[0]
+        derived = len(ids) - 1
+        label = f"{shown} [{ruleset}]" + (f" and {derived} derived case(s)" if derived else "")
         if old is None:
             out.append(f"new      {label}: {new}")
         elif new is None:
