@@ -4,10 +4,21 @@ the print style sheet (``docs/stylesheets/extra.css``, ``@media print``) fits it
 
 from __future__ import annotations
 
+import re
+
 from belote_ref.rules.predicates import same_value
 from belote_ref.rules.ruleset import Ruleset
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import label_of, md, rel, ruleset_title, search_boost
+from belote_ref.site.markup import (
+    in_repository,
+    label_of,
+    md,
+    prose_md,
+    rel,
+    ruleset_description,
+    ruleset_title,
+    search_boost,
+)
 from belote_ref.site.wording import t, topic_title
 
 __all__ = ["sheet_md", "sheet_page"]
@@ -22,9 +33,17 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     out = ["---", "hide: [navigation, toc]", *search_boost("sheet"), "---", "",
            f"# {md(t(lang, 'sheet_title', ruleset=ruleset_title(ruleset, lang)))}", "",
            (f'{md(t(lang, "sheet_meta", id=ruleset.id, version=ruleset.version))} · '
-            f'[{md(t(lang, "sheet_full"))}]({rel(path, f"{lang}/rulesets/{ruleset.id}.md")}) · '
-            f'<span class="bt-print-hint">{md(t(lang, "sheet_print"))}</span>'), "{: .bt-sheet-meta }", "",
-           '<div class="bt-sheet" markdown>', ""]
+            f'[{md(t(lang, "sheet_full"))}]({rel(path, f"{lang}/rulesets/{ruleset.id}.md")})'
+            # The separator belongs to the hint, which print hides, so no "·" dangles on paper.
+            f'<span class="bt-print-hint"> · {md(t(lang, "sheet_print"))}</span>'), "{: .bt-sheet-meta }", "",
+           ]
+    # A club's sheet is read at its table: its own words about its rules come first.
+    description = in_repository(ruleset_description(ruleset, lang))
+    paragraphs = [p for p in re.split(r"\n\s*\n", description) if p.strip()]
+    if paragraphs:
+        out += ['<div class="bt-sheet-description" markdown>', "", *(prose_md(p) + "\n" for p in paragraphs),
+                "</div>", ""]
+    out += ['<div class="bt-sheet" markdown>', ""]
     for slug, _ in data.topics:
         parameters = [p for p in data.parameters_of(slug)
                       if p.outcome and data.registry.applies(p.id, ruleset.params)]
