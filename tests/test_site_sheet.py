@@ -38,3 +38,12 @@ def test_the_separator_before_the_print_hint_is_hidden_with_it() -> None:
         meta = next(line for line in sheet.splitlines() if "bt-print-hint" in line)
         assert '<span class="bt-print-hint"> · ' in meta, meta
         assert ' · <span class="bt-print-hint">' not in meta, meta
+
+
+def test_the_sheet_writes_card_values_and_orders_in_numbers() -> None:
+    pages = generate_pages(load_site_data([]), []).pages
+    french = pages["fr/sheets/classic.md"].replace("\u00a0", " ").replace("\u202f", " ")
+    assert "Valeur habituelle des atouts : V 20, 9 14, A 11, 10 10, R 4, D 3, 8 0, 7 0</dd>" in french
+    assert "V &gt; 9 &gt; A &gt; 10 &gt; R &gt; D &gt; 8 &gt; 7</dd>" in french
+    english = pages["en/sheets/classic.md"]
+    assert "J 20, 9 14, A 11, 10 10, K 4, Q 3, 8 0, 7 0" in english

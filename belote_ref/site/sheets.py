@@ -8,6 +8,7 @@ import re
 
 from belote_ref.rules.predicates import same_value
 from belote_ref.rules.ruleset import Ruleset
+from belote_ref.site.cardhtml import rank_text
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import (
     in_repository,
@@ -22,6 +23,16 @@ from belote_ref.site.markup import (
 from belote_ref.site.wording import t, topic_title
 
 __all__ = ["sheet_md", "sheet_page"]
+
+
+def _in_numbers(value: object, lang: str) -> str:
+    """A card order or a card-points table written out, so the paper needs no other page: a label
+    such as "usual trump points" settles nothing at a table that does not know the usual."""
+    if isinstance(value, dict) and value and all(isinstance(v, int) for v in value.values()):
+        return ", ".join(f"{rank_text(rank, lang)} {points}" for rank, points in value.items())
+    if isinstance(value, list) and len(value) == 8 and all(isinstance(rank, str) for rank in value):
+        return " > ".join(rank_text(rank, lang) for rank in value)
+    return ""
 
 
 def sheet_page(lang: str, ruleset: Ruleset) -> str:
@@ -53,9 +64,9 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
         for parameter in parameters:
             value = ruleset[parameter.id]
             changed = "" if same_value(value, data.classic[parameter.id]) else ' class="bt-changed"'
-            out.append(
-                f"<dt>{md(parameter.title_in(lang))}</dt><dd{changed}>{md(label_of(value, parameter, lang))}</dd>"
-            )
+            detail = _in_numbers(value, lang)
+            shown = md(label_of(value, parameter, lang)) + (t(lang, "colon") + md(detail) if detail else "")
+            out.append(f"<dt>{md(parameter.title_in(lang))}</dt><dd{changed}>{shown}</dd>")
         out += ["</dl>", ""]
     out += ["</div>", "", f'<p class="bt-sheet-foot">{md(t(lang, "sheet_foot"))}</p>', ""]
     return "\n".join(out) + "\n"
