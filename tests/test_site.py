@@ -785,3 +785,18 @@ def test_every_bold_run_of_the_rule_pages_renders() -> None:
         assert "**" not in html_text, path
         conditional += sum(html_text.count(f"<strong>{label}</strong>") for label in ("In play only", "En jeu seulement"))
     assert conditional >= 2 * 60, conditional
+
+
+def test_each_page_links_its_translation_by_hreflang(site: Path) -> None:
+    """Both languages of a page name each other (``<link rel="alternate" hreflang>``), and each link
+    resolves to the other page of the built site."""
+    pairs = [("en/rules/play", "fr/rules/play"), ("en/rulesets/classic", "fr/rulesets/classic"),
+             ("house-rules", "fr/house-rules"), ("en", "fr")]
+    for english, french in pairs:
+        for own, other, other_lang in ((english, french, "fr"), (french, english, "en")):
+            page = (site / own / "index.html").read_text(encoding="utf-8")
+            found = re.search(rf'<link rel="alternate" hreflang="{other_lang}" href="([^"]+)">', page)
+            assert found, own
+            target = (site / own / found.group(1) / "index.html").resolve()
+            assert target == (site / other / "index.html").resolve(), (own, found.group(1))
+    assert 'hreflang' not in (site / "index.html").read_text(encoding="utf-8")  # the bilingual root

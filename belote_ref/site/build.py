@@ -3,8 +3,10 @@ MkDocs on it (strict: a broken link or anchor fails the build)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import posixpath
 import shutil
 import sys
 import tempfile
@@ -37,11 +39,46 @@ def write_tree(tree: Path, docs_dir: Path, data: SiteData | None = None) -> Site
         target = tree / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
+    every_page = set(site.pages) | set(hand_pages)
+    for relative in sorted(every_page):
+        other = counterpart(relative, every_page)
+        if other is not None:
+            page = tree / relative
+            page.write_text(with_alternate(page.read_text(encoding="utf-8"), relative, other), encoding="utf-8")
     for relative, content in site.files.items():
         target = tree / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
     return site
+
+
+def counterpart(page: str, pages: set[str]) -> str | None:
+    """The same page in the other language, if the site has it: ``en/x`` and ``fr/x`` for the
+    generated pages, ``x`` and ``fr/x`` for the hand-written ones (English at the root)."""
+    if page.startswith("fr/"):
+        candidates = ["en/" + page[3:], page[3:]]
+    elif page.startswith("en/"):
+        candidates = ["fr/" + page[3:]]
+    else:
+        candidates = ["fr/" + page]
+    return next((c for c in candidates if c in pages and c != "index.md"), None) if page != "index.md" else None
+
+
+def _url_of(page: str) -> str:
+    """The folder a page is served from (MkDocs' directory URLs): ``fr/rules/play.md`` -> ``fr/rules/play``."""
+    stem = page[: -len(".md")]
+    return posixpath.dirname(stem) or "." if posixpath.basename(stem) == "index" else stem
+
+
+def with_alternate(text: str, page: str, other: str) -> str:
+    """``text`` with front matter naming its other-language page, which the theme turns into
+    ``<link rel="alternate" hreflang>`` (search engines and screen readers find the translation)."""
+    other_lang = "fr" if other.startswith("fr/") else "en"
+    target = posixpath.relpath(_url_of(other), _url_of(page)) + "/"
+    fields = f"alternate: {json.dumps(target)}\nalternate_lang: {other_lang}\n"
+    if text.startswith("---\n"):
+        return "---\n" + fields + text[4:]
+    return "---\n" + fields + "---\n\n" + text
 
 
 def _import_mkdocs() -> Any:
