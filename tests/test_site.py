@@ -800,3 +800,18 @@ def test_each_page_links_its_translation_by_hreflang(site: Path) -> None:
             target = (site / own / found.group(1) / "index.html").resolve()
             assert target == (site / other / "index.html").resolve(), (own, found.group(1))
     assert 'hreflang' not in (site / "index.html").read_text(encoding="utf-8")  # the bilingual root
+
+
+def test_the_bilingual_root_page_marks_every_french_paragraph() -> None:
+    import markdown
+    import yaml
+
+    config = yaml.safe_load((Path(__file__).resolve().parents[1] / "mkdocs.yml").read_text(encoding="utf-8"))
+    extensions = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
+    page = generate_pages(load_site_data([]), ["house-rules.md", "protocol.md"]).pages["index.md"]
+    html_text = markdown.markdown(page, extensions=extensions)
+    for french in ("Les règles de la belote", "Les variantes", "points de règle", "Pour un club", "Pour un développeur"):
+        at = html_text.index(french)
+        opened = max(html_text.rfind("<p", 0, at), html_text.rfind("<span", 0, at))
+        assert html_text.startswith(('<p lang="fr">', '<span lang="fr">'), opened), french
+    assert html_text.count('lang="fr"') >= 7

@@ -43,6 +43,9 @@ from belote_ref.site.wording import (
     type_name,
 )
 
+# The root page is built in the theme's language (mkdocs.yml: theme.language).
+ROOT_LANGUAGE = "en"
+
 
 def landing_page(data: SiteData) -> str:
     lines = ["---", "hide: [navigation, toc]", "---", "", "# belote-ref", ""]
@@ -51,17 +54,19 @@ def landing_page(data: SiteData) -> str:
     for lang in LANGUAGES:
         home = phrases(lang)["home"]
         title, intro = home["title"], home["intro"]
-        lines.append(f"-   **[{md(title)}]({lang}/index.md)** ({t(lang, 'lang_name')})")
+        # The page is English; each paragraph of another language says so, for screen readers.
+        marked = "" if lang == ROOT_LANGUAGE else f'\n    {{: lang="{lang}" }}'
+        lines.append(f"-   **[{md(title)}]({lang}/index.md)** ({t(lang, 'lang_name')}){marked}")
         lines.append("")
-        lines.append(f"    {md(intro)}")
+        lines.append(f"    {md(intro)}{marked}")
         lines.append("")
         links = " · ".join(f"[{md(topic_title(s, lang))}]({lang}/rules/{s}.md)" for s, _ in data.topics)
-        lines.append(f"    {links}")
+        lines.append(f"    {links}{marked}")
         lines.append("")
         lines.append(
             f"    [{t(lang, 'rulesets')}]({lang}/rulesets.md) · [{t(lang, 'compare_short')}]({lang}/compare.md)"
             f" · [{t(lang, 'examples')}]({lang}/examples.md)"
-            f" · [{t(lang, 'implementations')}]({lang}/implementations.md)"
+            f" · [{t(lang, 'implementations')}]({lang}/implementations.md){marked}"
         )
         lines.append("")
     lines.append("-   **belote-ref**")
@@ -69,14 +74,18 @@ def landing_page(data: SiteData) -> str:
     for name, key in (("house-rules.md", "landing_club"), ("protocol.md", "landing_dev")):
         if name in data.hand_pages:
             links = " · ".join(
-                f"{t(lang, key)}{t(lang, 'colon')}[{md((hand_page(name, lang) or {}).get('title', name))}]"
-                f"({name if lang == 'en' else f'{lang}/{name}'})"
+                (f"{t(lang, key)}{t(lang, 'colon')}[{md((hand_page(name, lang) or {}).get('title', name))}]"
+                 f"({name})") if lang == ROOT_LANGUAGE else
+                (f'<span lang="{lang}">{t(lang, key)}{t(lang, "colon")}'
+                 f"[{md((hand_page(name, lang) or {}).get('title', name))}]({lang}/{name})</span>")
                 for lang in LANGUAGES
             )
             lines += [f"    {links}", ""]
     for lang in LANGUAGES:
+        marked = "" if lang == ROOT_LANGUAGE else f'\n    {{: lang="{lang}" }}'
         lines.append("    " + md(t(lang, "landing_counts", parameters=len(data.registry.parameters),
-                                   rulesets=len(data.rulesets), hand=len(data.hand), engine=len(data.engine))))
+                                   rulesets=len(data.rulesets), hand=len(data.hand), engine=len(data.engine)))
+                     + marked)
         lines.append("")
     lines.append(
         '    <p class="bt-fan">' + "".join(card_html(c) for c in ("JH", "9H", "AS", "TD", "KC", "QH")) + "</p>"
