@@ -815,3 +815,23 @@ def test_the_bilingual_root_page_marks_every_french_paragraph() -> None:
         opened = max(html_text.rfind("<p", 0, at), html_text.rfind("<span", 0, at))
         assert html_text.startswith(('<p lang="fr">', '<span lang="fr">'), opened), french
     assert html_text.count('lang="fr"') >= 7
+
+
+def test_no_generated_page_skips_a_heading_level() -> None:
+    """A screen reader's outline: h1, then h2, never h1 straight to h3 (checked on every generated page)."""
+    import markdown
+    import yaml
+
+    config = yaml.safe_load((Path(__file__).resolve().parents[1] / "mkdocs.yml").read_text(encoding="utf-8"))
+    extensions = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
+    pages = generate_pages(load_site_data(), ["house-rules.md", "protocol.md"]).pages
+    skipped = {}
+    for path, text in pages.items():
+        if not path.endswith(".md") or not any(part in path for part in ("/fixtures/", "/rules/", "/sheets/")):
+            continue
+        levels = [int(level) for level in re.findall(r"<h([1-6])", markdown.markdown(text, extensions=extensions))]
+        for before, after in zip(levels, levels[1:], strict=False):
+            if after > before + 1:
+                skipped[path] = levels
+                break
+    assert not skipped, dict(list(skipped.items())[:3])

@@ -177,8 +177,9 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
     out += [f"- {fact}" for fact in facts] + [""]
 
     out += ['<div class="bt-example" markdown>', "", '<div class="bt-left" markdown>', "",
-            f"### {t(lang, 'situation')}", "", diagram(fixture, lang), "", "</div>", "",
-            '<div class="bt-right" markdown>', "", f"### {t(lang, 'answers')}", ""]
+            # h2: the page's h1 is the example's title, and a heading level must not be skipped.
+            f"## {t(lang, 'situation')}", "", diagram(fixture, lang), "", "</div>", "",
+            '<div class="bt-right" markdown>', "", f"## {t(lang, 'answers')}", ""]
     branches = data.branches[fixture.id]
     for index, branch in enumerate(fx["expect"]):
         when = branch.get("when") or {}

@@ -60,7 +60,7 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
                       if p.outcome and data.registry.applies(p.id, ruleset.params)]
         if not parameters:
             continue
-        out += [f"### {md(topic_title(slug, lang))}", "", '<dl class="bt-sheet-list">']
+        out += [f"## {md(topic_title(slug, lang))}", "", '<dl class="bt-sheet-list">']
         for parameter in parameters:
             value = ruleset[parameter.id]
             changed = "" if same_value(value, data.classic[parameter.id]) else ' class="bt-changed"'
