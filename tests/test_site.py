@@ -529,8 +529,8 @@ def test_the_master_is_marked_only_when_every_card_order_agrees() -> None:
     classic = list(find_ruleset("classic")["cards.trump_order"])
     nine_high = ["9", "J", "A", "T", "K", "Q", "8", "7"]
     agreed = generate_pages(load_site_data([trick([classic])]), []).pages["en/fixtures/t.orders.md"]
-    assert agreed.count("bt-master") == 1 and 'title="JH">J<span class="bt-suit">♥</span>' in agreed.split(
-        "bt-master")[1][:80]
+    assert agreed.count("bt-master") == 1 and 'data-card="JH">J<span class="bt-suit">♥</span>' in agreed.split(
+        "bt-master")[1][:160]
     split = generate_pages(load_site_data([trick([classic, nine_high])]), []).pages["en/fixtures/t.orders.md"]
     assert "bt-master" not in split
 
@@ -613,11 +613,12 @@ def test_every_french_page_is_in_french(site: Path) -> None:
 
 def test_french_pages_use_french_notation(site: Path) -> None:
     page = (site / "fr" / "fixtures" / "play.undertrump.cannot-beat-jack" / "index.html").read_text(encoding="utf-8")
-    assert 'title="JD">V<span class="bt-suit">♦</span>' in page and 'title="KS">R<span class="bt-suit">♠</span>' in page
+    assert 'data-card="JD">V<span class="bt-suit">♦</span>' in page and 'data-card="KS">R<span class="bt-suit">♠</span>' in page
+    assert 'aria-label="valet de carreau"' in page or 'aria-label="valet de carreau, ne peut pas être joué"' in page
     assert '<span class="bt-seat-name" title="Ouest">O</span>' in page
     assert "Le récit" in page and "remporte le pli" not in page or "est maître" in page
     english = (site / "en" / "fixtures" / "play.undertrump.cannot-beat-jack" / "index.html").read_text(encoding="utf-8")
-    assert 'title="JD">J<span class="bt-suit">♦</span>' in english and '<html lang="en"' in english
+    assert 'data-card="JD">J<span class="bt-suit">♦</span>' in english and '<html lang="en"' in english
 
 
 def test_a_scored_example_tells_its_score_sheet_with_the_rule_of_each_line(site: Path) -> None:
@@ -835,3 +836,14 @@ def test_no_generated_page_skips_a_heading_level() -> None:
                 skipped[path] = levels
                 break
     assert not skipped, dict(list(skipped.items())[:3])
+
+
+def test_a_card_is_named_in_the_page_language_and_a_forbidden_card_says_so() -> None:
+    from belote_ref.site.cardhtml import card_html
+
+    assert 'aria-label="roi de carreau"' in card_html("KD", lang="fr")
+    assert 'aria-label="dix de carreau, ne peut pas être joué"' in card_html("TD", "bt-illegal", lang="fr")
+    assert 'aria-label="king of diamonds"' in card_html("KD", lang="en")
+    assert 'aria-label="queen of hearts, cannot be played"' in card_html("QH", "bt-illegal", lang="en")
+    for lang in LANGUAGES:
+        assert 'role="img"' in card_html("7C", lang=lang) and 'title="KD"' not in card_html("KD", lang=lang)

@@ -18,6 +18,7 @@ __all__ = [
     "call_html",
     "caption",
     "card_html",
+    "card_name",
     "cards_html",
     "grid_html",
     "hand_html",
@@ -89,7 +90,21 @@ def card_html(token: str, extra: str = "", badge: str = "", lang: str = "en") ->
         return text_html(token)
     rank, suit = match.groups()
     return render("card.html", token=token, rank=rank_text(rank, lang), symbol=SUIT_SYMBOLS[suit], extra=extra,
-                  colour="bt-red" if suit in "HD" else "bt-black", badge=badge)
+                  colour="bt-red" if suit in "HD" else "bt-black", badge=badge,
+                  name=card_name(token, lang, playable="bt-illegal" not in extra.split()))
+
+
+@lru_cache(maxsize=1024)
+def card_name(token: str, lang: str, playable: bool = True) -> str:
+    """A card's name in words, as a screen reader says it: "roi de carreau", and ", ne peut pas être
+    joué" after a card the situation forbids (the page shows it only faded and struck through)."""
+    match = _CARD.match(token)
+    if not match:
+        return token
+    rank, suit = match.groups()
+    words = str(phrases(lang)["rank_names"]["T" if rank == "10" else rank])
+    name = t(lang, "card_name", rank=words, suit=suit_name(suit, lang))
+    return name if playable else t(lang, "card_not_playable", card=name)
 
 
 def cards_html(tokens: Sequence[str], classes: Mapping[str, str] | None = None, lang: str = "en") -> Markup:
