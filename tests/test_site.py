@@ -770,19 +770,24 @@ def test_french_pages_give_the_sources_french_titles(site: Path) -> None:
     assert "Seed page 001: generic rules page" in english
 
 
-def test_every_bold_run_of_the_rule_pages_renders() -> None:
-    """A bold run that ends in a space (``**In play only: **``) is left as literal asterisks."""
+def as_html(markdown_text: str) -> str:
+    """A page rendered with the Markdown extensions mkdocs.yml names (without their options)."""
     import markdown
     import yaml
 
-    config = yaml.safe_load((Path(__file__).resolve().parents[1] / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
     extensions = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
+    return markdown.markdown(markdown_text, extensions=extensions)
+
+
+def test_every_bold_run_of_the_rule_pages_renders() -> None:
+    """A bold run that ends in a space (``**In play only: **``) is left as literal asterisks."""
     pages = generate_pages(load_site_data(), []).pages
     rule_pages = {path: text for path, text in pages.items() if "/rules/" in path}
     assert len(rule_pages) >= 2 * 8
     conditional = 0
     for path, text in rule_pages.items():
-        html_text = markdown.markdown(text, extensions=extensions)
+        html_text = as_html(text)
         assert "**" not in html_text, path
         conditional += sum(html_text.count(f"<strong>{label}</strong>") for label in ("In play only", "En jeu seulement"))
     assert conditional >= 2 * 60, conditional
@@ -804,13 +809,8 @@ def test_each_page_links_its_translation_by_hreflang(site: Path) -> None:
 
 
 def test_the_bilingual_root_page_marks_every_french_paragraph() -> None:
-    import markdown
-    import yaml
-
-    config = yaml.safe_load((Path(__file__).resolve().parents[1] / "mkdocs.yml").read_text(encoding="utf-8"))
-    extensions = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
     page = generate_pages(load_site_data([]), ["house-rules.md", "protocol.md"]).pages["index.md"]
-    html_text = markdown.markdown(page, extensions=extensions)
+    html_text = as_html(page)
     for french in ("Les règles de la belote", "Les variantes", "points de règle", "Pour un club", "Pour un développeur"):
         at = html_text.index(french)
         opened = max(html_text.rfind("<p", 0, at), html_text.rfind("<span", 0, at))
@@ -820,17 +820,12 @@ def test_the_bilingual_root_page_marks_every_french_paragraph() -> None:
 
 def test_no_generated_page_skips_a_heading_level() -> None:
     """A screen reader's outline: h1, then h2, never h1 straight to h3 (checked on every generated page)."""
-    import markdown
-    import yaml
-
-    config = yaml.safe_load((Path(__file__).resolve().parents[1] / "mkdocs.yml").read_text(encoding="utf-8"))
-    extensions = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
     pages = generate_pages(load_site_data(), ["house-rules.md", "protocol.md"]).pages
     skipped = {}
     for path, text in pages.items():
         if not path.endswith(".md") or not any(part in path for part in ("/fixtures/", "/rules/", "/sheets/")):
             continue
-        levels = [int(level) for level in re.findall(r"<h([1-6])", markdown.markdown(text, extensions=extensions))]
+        levels = [int(level) for level in re.findall(r"<h([1-6])", as_html(text))]
         for before, after in zip(levels, levels[1:], strict=False):
             if after > before + 1:
                 skipped[path] = levels

@@ -35,12 +35,13 @@ def write_tree(tree: Path, docs_dir: Path, data: SiteData | None = None) -> Site
     clash = sorted(set(site.pages) & set(hand_pages))
     if clash:
         raise BeloteRefError(f"docs/ has hand-written pages where generated pages go: {', '.join(clash)}", code="docs")
+    every_page = set(site.pages) | set(hand_pages)
     for relative, text in site.pages.items():
         target = tree / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    every_page = set(site.pages) | set(hand_pages)
-    for relative in sorted(every_page):
+        other = counterpart(relative, every_page)
+        target.write_text(text if other is None else with_alternate(text, relative, other), encoding="utf-8")
+    for relative in hand_pages:
         other = counterpart(relative, every_page)
         if other is not None:
             page = tree / relative

@@ -96,6 +96,12 @@ def ruleset_description(ruleset: Ruleset, lang: str) -> str:
     return ruleset.description.get(lang) or ruleset.description.get("en") or ""
 
 
+def description_paragraphs(ruleset: Ruleset, lang: str) -> list[str]:
+    """A ruleset's description as Markdown paragraphs (the club's text, escaped), none if it has none."""
+    description = in_repository(ruleset_description(ruleset, lang))
+    return [prose_md(p) for p in re.split(r"\n\s*\n", description) if p.strip()]
+
+
 def param_page(data: SiteData, lang: str, parameter_id: str) -> str:
     return f"{lang}/rules/{data.topic_of(parameter_id)}.md#{parameter_id}"
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,14 +17,13 @@ from belote_ref.site.markup import (
     _source_links,
     code,
     condition_md,
-    in_repository,
+    description_paragraphs,
     label_md,
     label_of,
     md,
     param_page,
     prose_md,
     rel,
-    ruleset_description,
     ruleset_id_link,
     ruleset_title,
     search_boost,
@@ -64,9 +62,9 @@ def ruleset_page(data: SiteData, lang: str, ruleset: Ruleset) -> str:
         _lang_switch(path, lang),
     ]
     out += _banner(data, lang, path, ruleset)
-    description = in_repository(ruleset_description(ruleset, lang))
-    if description:
-        out += ["\n\n".join(prose_md(p) for p in re.split(r"\n\s*\n", description) if p.strip()), ""]
+    paragraphs = description_paragraphs(ruleset, lang)
+    if paragraphs:
+        out += ["\n\n".join(paragraphs), ""]
     facts = [f"{lbl(lang, 'id')}{code(ruleset.id)} (version {ruleset.version})"]
     if ruleset.parent:
         parent = (f"[{ruleset.parent}]({rel(path, f'{lang}/rulesets/{ruleset.parent}.md')})"

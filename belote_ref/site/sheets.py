@@ -4,19 +4,15 @@ the print style sheet (``docs/stylesheets/extra.css``, ``@media print``) fits it
 
 from __future__ import annotations
 
-import re
-
 from belote_ref.rules.predicates import same_value
 from belote_ref.rules.ruleset import Ruleset
 from belote_ref.site.cardhtml import rank_text
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import (
-    in_repository,
+    description_paragraphs,
     label_of,
     md,
-    prose_md,
     rel,
-    ruleset_description,
     ruleset_title,
     search_boost,
 )
@@ -49,11 +45,9 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
             f'<span class="bt-print-hint"> · {md(t(lang, "sheet_print"))}</span>'), "{: .bt-sheet-meta }", "",
            ]
     # A club's sheet is read at its table: its own words about its rules come first.
-    description = in_repository(ruleset_description(ruleset, lang))
-    paragraphs = [p for p in re.split(r"\n\s*\n", description) if p.strip()]
+    paragraphs = description_paragraphs(ruleset, lang)
     if paragraphs:
-        out += ['<div class="bt-sheet-description" markdown>', "", *(prose_md(p) + "\n" for p in paragraphs),
-                "</div>", ""]
+        out += ['<div class="bt-sheet-description" markdown>', "", *(p + "\n" for p in paragraphs), "</div>", ""]
     out += ['<div class="bt-sheet" markdown>', ""]
     for slug, _ in data.topics:
         parameters = [p for p in data.parameters_of(slug)
