@@ -343,6 +343,13 @@ class WebDriver:
     def click(self, element: str) -> None:
         self.call("POST", f"/session/{self.session}/element/{element}/click", {})
 
+    def type(self, element: str, text: str) -> None:
+        self.call("POST", f"/session/{self.session}/element/{element}/value", {"text": text})
+
+    def accessible_name(self, element: str) -> str:
+        """The name the browser gives a screen reader (WebDriver's Get Computed Label)."""
+        return str(self.call("GET", f"/session/{self.session}/element/{element}/computedlabel"))
+
     def screenshot(self, path: Path) -> None:
         path.write_bytes(base64.b64decode(self.call("GET", f"/session/{self.session}/screenshot")))
 
@@ -656,14 +663,23 @@ def test_each_value_lists_its_sources_with_title_and_link(site: Path) -> None:
 
 
 def test_search_ranks_rule_pages_above_worked_examples(site: Path) -> None:
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    boost: dict[str, float] = {}
-    for doc in index["docs"]:
-        page = doc["location"].split("#")[0]
-        boost.setdefault(page, float(doc.get("boost", 1.0)))
-    rules = [b for page, b in boost.items() if re.match(r"(en|fr)/rules/", page)]
-    examples = [b for page, b in boost.items() if re.match(r"(en|fr)/fixtures/", page)]
-    assert rules and examples and min(rules) > max(examples)
+    from belote_ref.site.search_hook import index_path
+
+    for lang in LANGUAGES:
+        index = json.loads(index_path(site, lang).read_text(encoding="utf-8"))
+        assert index["config"]["lang"] == [lang]
+        boost: dict[str, float] = {}
+        for doc in index["docs"]:
+            page = doc["location"].split("#")[0]
+            boost.setdefault(page, float(doc.get("boost", 1.0)))
+        prefix = "en/" if lang == "en" else ""
+        rules = [b for page, b in boost.items() if page.startswith(f"{prefix}rules/")]
+        examples = [b for page, b in boost.items() if page.startswith(f"{prefix}fixtures/")]
+        assert rules and examples and min(rules) > 2.5 * max(examples), lang
+        assert not any(page.startswith(("fr/", "en/")) for page in boost) if lang == "fr" else \
+            not any(page.startswith("fr/") for page in boost)
+        # The diagrams, answers, stories and raw data of an example are not indexed: the index stays small.
+        assert index_path(site, lang).stat().st_size < 4_000_000, lang
 
 
 def test_the_downloads_are_published_and_listed(site: Path) -> None:
@@ -736,6 +752,53 @@ def test_the_comparison_reads_on_a_390_px_phone(site: Path, served: str, browser
     assert -1 <= box["left"] <= 20 and box["width"] > 60, f"the parameter column does not stay in view: {box}"
     assert box["page"] <= 400, f"the page itself is wider than the phone: {box}"
     browser.screenshot(_artifacts() / "site-5-compare-390-fr.png")
+
+
+SEARCH_RESULTS = "return [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)"
+
+
+def _search(browser: WebDriver, served: str, page: str, query: str) -> tuple[list[str], float]:
+    """The result links a reader of ``page`` gets for ``query``, and the seconds from opening the page to
+    the first result (the page loads, its index arrives and is built, the query runs)."""
+    started = time.monotonic()
+    _loaded(browser, f"{served}/{page}")
+    field = browser.find("input.md-search__input")
+    browser.click(field)
+    browser.type(field, query)
+    _wait_until(lambda: browser.js(SEARCH_RESULTS), 120, f"no result for {query!r} on {page}")
+    return list(browser.js(SEARCH_RESULTS)), time.monotonic() - started
+
+
+def test_a_french_search_finds_the_french_rule_first(site: Path, served: str, browser: WebDriver) -> None:
+    results, seconds = _search(browser, served, "fr/", "dix de der")
+    # The first result is the topic page, its first section the rule (Material nests a page's sections).
+    assert results[0].endswith("/fr/rules/score/"), results[:3]
+    assert results[1].endswith("/fr/rules/score/#scoring.last_trick_bonus"), results[:3]
+    for query in ("belote", "capot", "pisser"):
+        results, _ = _search(browser, served, "fr/", query)
+        assert "/fr/rules/" in results[0], (query, results[:3])
+        assert all("/fr/" in link for link in results), (query, [r for r in results if "/fr/" not in r][:3])
+    results, _ = _search(browser, served, "en/", "dix de der")
+    assert results[1].endswith("/en/rules/score/#scoring.last_trick_bonus"), results[:3]
+    assert not any("/fr/" in link for link in results)
+    print(f"French search ready with its first result {seconds:.1f} s after the page was opened")
+
+
+def test_a_french_example_explains_in_french_and_names_its_cards_in_french(site: Path, served: str,
+                                                                         browser: WebDriver) -> None:
+    fixture = next(f for f in load_site_data().fixtures if f.data.get("note_fr") and f.kind == "score")
+    _loaded(browser, f"{served}/fr/fixtures/{fixture.id}/")
+    note = browser.js("const h = [...document.querySelectorAll('h2')].find(h => h.id === 'la-note-de-lauteur');"
+                      "if (!h) return null; const p = h.nextElementSibling;"
+                      "return {text: p.innerText, lang: p.closest('[lang]').getAttribute('lang')};")
+    assert note, "the French page has no note of its own"
+    assert note["lang"] == "fr" and note["text"].split()[:2] == str(fixture.data["note_fr"]).split()[:2], note
+    assert not browser.js("return document.querySelectorAll('details [lang=\"en\"]').length")
+    card = browser.find(".bt-example [data-card]")
+    name = browser.accessible_name(card)
+    rank, _, suit = name.partition(" de ")
+    assert rank in {"sept", "huit", "neuf", "dix", "valet", "dame", "roi", "as"}, name
+    assert suit.split(",")[0] in {"pique", "cœur", "carreau", "trèfle"}, name
 
 
 def test_a_ruleset_page_sets_apart_the_rules_not_in_play(site: Path) -> None:

@@ -6,13 +6,15 @@ import html
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from belote_ref.conformance.corpus import Fixture
+from belote_ref.conformance.quotations import cited_sources, quote_language
 from belote_ref.site.cardhtml import card_html, cards_html, is_card, is_cards, text_html, value_html
 from belote_ref.site.data import SiteData
 from belote_ref.site.diagrams import diagram
 from belote_ref.site.markup import (
+    SEARCH_EXCLUDED,
     _fence,
     _lang_switch,
     _source_links,
@@ -29,7 +31,7 @@ from belote_ref.site.markup import (
     title_of,
 )
 from belote_ref.site.stories import fixture_link, fixture_title, story_md
-from belote_ref.site.wording import kind_name, lbl, result_key, t, topic_title
+from belote_ref.site.wording import kind_name, lbl, phrases, result_key, t, topic_title
 
 
 def _rejected_item(fixture: Fixture, rejected: Mapping[str, Any], lang: str) -> str:
@@ -176,7 +178,9 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
     facts.append(f"{lbl(lang, 'id')}{code(fixture.id)}")
     out += [f"- {fact}" for fact in facts] + [""]
 
-    out += ['<div class="bt-example" markdown>', "", '<div class="bt-left" markdown>', "",
+    # The diagrams, the answers, the story and the raw data stay out of the search index: a reader searches
+    # for a rule or an example by its title, its facts, its note and its source, and the index stays small.
+    out += [SEARCH_EXCLUDED, "", '<div class="bt-example" markdown>', "", '<div class="bt-left" markdown>', "",
             # h2: the page's h1 is the example's title, and a heading level must not be skipped.
             f"## {t(lang, 'situation')}", "", diagram(fixture, lang), "", "</div>", "",
             '<div class="bt-right" markdown>', "", f"## {t(lang, 'answers')}", ""]
@@ -199,6 +203,7 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
     story = story_md(data, lang, path, fixture)
     if story:
         out += [f"## {t(lang, 'story')}", ""] + story + [""]
+    out += ["</section>", ""]
     note = fx.get(f"note_{lang}") if lang != "en" else fx.get("note")
     if note:
         out += [f"## {t(lang, 'author_note')}", "", md_with_cards(in_repository(note), lang), ""]
@@ -210,14 +215,38 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
     if source:
         out += [f"## {t(lang, 'source')}", ""]
         if source.get("quote"):
-            out += ["> " + md(source["quote"]), ""]
+            out += _quotation_md(data, lang, source)
         out += [f"— {_doc_md(data, lang, path, str(source.get('doc', '')))}", ""]
     text = in_repository(json.dumps(fx, ensure_ascii=False, indent=2, default=str))
     fence = _fence(text)
-    out += [f'??? note "{t(lang, "raw")}"', "", f"    {fence}text"]
+    out += [SEARCH_EXCLUDED, "", f'??? note "{t(lang, "raw")}"', "", f"    {fence}text"]
     out += [f"    {line}" if line else "" for line in text.splitlines()]
-    out += [f"    {fence}", ""]
+    out += [f"    {fence}", "", "</section>", ""]
     return "\n".join(out) + "\n"
+
+
+def _quotation_md(data: SiteData, lang: str, source: Mapping[str, Any]) -> list[str]:
+    """A fixture's quotation, marked with its language, and what it is: the source's words, or belote-ref's
+    translation or summary, with how the source was read (a transcription, a survey's quotations)."""
+    written = quote_language(source, data.registry)
+    names = phrases(lang)["language_names"]
+    cited = cited_sources(str(source.get("doc", "")), data.registry)
+    source_lang = next((str(data.registry.sources[sid]["lang"]) for sid in cited
+                        if data.registry.sources[sid].get("lang")), written)
+    marked = f' lang="{written}"' if written else ""
+    out = [f'<blockquote{marked} markdown="1">', "", md(source["quote"]), "", "</blockquote>", ""]
+    kind = source.get("quote_is")
+    label = []
+    if kind in {"words", "translation", "summary"} and written:
+        label.append(t(lang, f"quote_{kind}", language=names.get(written, written),
+                       source_lang=names.get(source_lang or "", source_lang or "")))
+    how: Mapping[str, str] | None = next((cast(Mapping[str, str], data.registry.sources[sid]["read_through"])
+                                         for sid in cited if data.registry.sources[sid].get("read_through")), None)
+    if how:
+        label.append(t(lang, "quote_read_through", how=md(how.get(lang) or how["en"])))
+    if label:
+        out += [" ".join(label), "{: .bt-quote-label }", ""]
+    return out
 
 
 def _doc_md(data: SiteData, lang: str, path: str, doc: str) -> str:
