@@ -174,3 +174,33 @@ def test_trial_values_reach_across_an_integer_range_and_past_a_single_value() ->
         values = trial_values(registry[parameter_id])
         assert len(values) > 1, parameter_id
         assert all(registry[parameter_id].allows(value) for value in values), parameter_id
+
+
+def _quoted(quote: str, doc: str = "FFB-B16 §4", **label: str) -> dict[str, Any]:
+    return mutate(LEGAL, lambda d: d.__setitem__("source", {"doc": doc, "quote": quote, **label}))
+
+
+FRENCH_WORDS = "Il est interdit de sous-couper son partenaire quand il est maître du pli."
+ENGLISH_TEXT = "A player who cannot overtrump may not undertrump the opponent who is winning the trick."
+
+
+@pytest.mark.parametrize(("data", "problem"), [
+    (_quoted(FRENCH_WORDS), "the quotation has no label: add quote_is"),
+    (_quoted(ENGLISH_TEXT, quote_is="words"), "the quotation reads as en but FFB-B16 is written in fr: label it "
+                                              "translation or summary"),
+    (_quoted(ENGLISH_TEXT, quote_is="summary"), "a summary names its language: add quote_lang"),
+    (_quoted(ENGLISH_TEXT, quote_is="translation", quote_lang="fr"), "the quotation reads as en but quote_lang "
+                                                                    "says fr"),
+    (_quoted(FRENCH_WORDS, quote_is="words", quote_lang="fr"), "quote_lang is for a translation or a summary"),
+    (_quoted("| *carré* of 8 or 7 | nothing |", quote_is="summary", quote_lang="en"), "a quotation is plain text"),
+])
+def test_a_quotation_says_what_it_is(tmp_path: Path, data: dict[str, Any], problem: str) -> None:
+    found = messages([write(tmp_path, "quoted.yaml", data)])
+    assert any(problem in message for message in found), found
+
+
+def test_a_labelled_quotation_passes(tmp_path: Path) -> None:
+    for data in (_quoted(FRENCH_WORDS, quote_is="words"), _quoted(ENGLISH_TEXT, quote_is="summary", quote_lang="en"),
+                 _quoted(ENGLISH_TEXT, doc="PAGAT", quote_is="words")):
+        assert messages([write(tmp_path, "quoted.yaml", data)]) == []
+

@@ -5,7 +5,8 @@ in ``rules``, ``applies_to`` or ``when`` exists and every value named is allowed
 and distinct within a deal; 32 cards in a whole deal; card points adding up to the pack total plus
 the last-trick bonus; every branch reachable (not shadowed by an earlier one); the ``when``
 branches exhaustive unless the fixture says ``partial: true``; a fixture of a kind that depends on
-the auction naming ``bidding.auction``; canonical formatting.
+the auction naming ``bidding.auction``; a hand fixture's quotation labelled as the source's words, a
+translation or a summary (:mod:`~belote_ref.conformance.quotations`); canonical formatting.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from belote_ref.conformance.corpus import (
 )
 from belote_ref.conformance.dependencies import dependencies_of, undeclared_dependencies
 from belote_ref.conformance.fmt import format_fixture
+from belote_ref.conformance.quotations import quotation_problems
 from belote_ref.conformance.runner import build_branch_cases, build_cases
 from belote_ref.core.cards import parse_card
 from belote_ref.core.errors import BeloteRefError, Diagnostic, InternalError, NotationError
@@ -169,6 +171,7 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
                                    "uncovered: add branches, a default branch without 'when', or 'partial: true'",
                                    "lint.exhaustive"))
     problems.extend(_auction_problems(fixture))
+    problems.extend(quotation_problems(fixture, registry))
     for parameter_id, value, label in undeclared_dependencies(fixture, registry):
         problems.append(at(("rules",), f"the answer depends on {parameter_id}, which the fixture does not name: it "
                            f"changes when {parameter_id} = {json.dumps(value)}"
