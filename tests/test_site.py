@@ -729,6 +729,10 @@ def test_a_club_rule_and_its_printed_sheet_in_a_browser(club_site: Path, browser
                      {"cmd": "Emulation.setEmulatedMedia", "params": {"media": "print"}})
         header = browser.js(VISIBLE, ".md-header")
         assert header is None or header["display"] == "none" or header["height"] == 0, header
+        # Paper has no links: the full rules are printed with their address.
+        printed = browser.js("const a = document.querySelector('a.bt-address');"
+                             "return getComputedStyle(a, '::after').content")
+        assert printed == f'" : {served}/fr/rulesets/our-club/"', printed
         browser.screenshot(_artifacts() / "site-8-club-sheet-print-fr.png")
         pdf = base64.b64decode(browser.call("POST", f"/session/{browser.session}/print", {}))
         assert pdf[:4] == b"%PDF"

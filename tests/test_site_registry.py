@@ -65,3 +65,21 @@ def test_rules_show_json_is_unchanged_by_lang(capsys: pytest.CaptureFixture[str]
     plain = capsys.readouterr().out
     assert main(["rules", "show", "pagat", "--json", "--lang", "fr"]) == 0
     assert capsys.readouterr().out == plain
+
+
+def test_a_ruleset_that_departs_from_its_source_says_it_is_only_after_it() -> None:
+    """A title such as "Belote classique (FFB 2016)" reads as the federation's rules: where the ruleset
+    takes another value than its first source on a rule that source settles, the title says "after"."""
+    from belote_ref.site import load_site_data
+    from belote_ref.site.ruleset_pages import departures
+
+    data = load_site_data()
+    checked = []
+    for ruleset in data.rulesets:
+        names_its_source = ruleset.sources[0].split("-")[0].lower() in ruleset.title["en"].lower()  # FFB, Pagat
+        if names_its_source and departures(data, ruleset):
+            checked.append(ruleset.id)
+            assert "after" in ruleset.title["en"] and "d'après" in ruleset.title["fr"], (ruleset.id, ruleset.title)
+    assert {"classic", "classic-sa-ta", "classic-annonces", "pagat"} <= set(checked)
+    assert departures(data, data.classic) == ["bidding.round2_allow_turnup_suit", "bidding.contracts",
+                                              "scoring.rounding.mode"]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from belote_ref.cli.options import (
+    EXIT_BAD_INPUT,
     EXIT_FAILED,
     EXIT_OK,
 )
@@ -23,6 +25,20 @@ def cmd_docs_build(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     print(f"{result.pages} generated pages; site built in {result.seconds:.1f} s into {result.site_dir}")
     return EXIT_OK
+
+
+def cmd_docs_check(args: argparse.Namespace) -> int:
+    from belote_ref.site.check import check_site
+
+    site = Path(args.site_dir)
+    if not (site / "index.html").is_file():
+        print(f"error: {site}: not a built site (no index.html): build it with `belote-ref docs build --out {site}`",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    result = check_site(site)
+    for line in result.lines():
+        print(line)
+    return EXIT_OK if result.ok else EXIT_FAILED
 
 
 def cmd_docs_serve(args: argparse.Namespace) -> int:

@@ -56,6 +56,7 @@ VERBS = {
     "cmd_fmt": "conformance_verbs",
     "cmd_serve": "serve_verb",
     "cmd_docs_build": "docs_verbs",
+    "cmd_docs_check": "docs_verbs",
     "cmd_docs_serve": "docs_verbs",
 }
 
@@ -245,6 +246,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="repeatable: a house-rule file to publish beside the shipped rulesets (its page and rule sheet)",
     )
     docs_build.set_defaults(handler="cmd_docs_build")
+    docs_check = docs_commands.add_parser(
+        "check", help="read a built site: broken links, English on French pages, unlabelled quotations, "
+                      "skipped heading levels, search index sizes (exit 1 on any problem)")
+    docs_check.add_argument("site_dir", nargs="?", default="site", metavar="DIR",
+                            help="the built site (default: site/)")
+    docs_check.set_defaults(handler="cmd_docs_check")
     docs_serve = docs_commands.add_parser("serve", help="generate the pages and run mkdocs serve on them")
     docs_serve.add_argument("--config", metavar="FILE", help=config_help)
     docs_serve.add_argument("--dev-addr", metavar="HOST:PORT", help="address to serve on (default 127.0.0.1:8000)")

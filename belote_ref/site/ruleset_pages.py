@@ -120,6 +120,17 @@ def not_in_play_md(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> li
     return [*out, ""]
 
 
+def departures(data: SiteData, ruleset: Ruleset) -> list[str]:
+    """The parameters (in play) on which ``ruleset`` takes a value its first source does not give, where
+    that source gives one: a title that names the source must say the ruleset is only after it."""
+    if not ruleset.sources:
+        return []
+    reference = ruleset.sources[0]
+    return [pid for pid, parameter in data.registry.parameters.items()
+            if reference not in parameter.sources_of(ruleset[pid]) and data.registry.applies(pid, ruleset.params)
+            and any(reference in sources for sources in parameter.sources)]
+
+
 def departures_md(data: SiteData, lang: str, path: str, ruleset: Ruleset) -> list[str]:
     """Where the baseline departs from its first source (classic from FFB-B16), and why: what that
     source says, what the ruleset takes instead and on whose authority; then the points it leaves open."""

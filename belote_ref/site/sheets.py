@@ -40,7 +40,7 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     out = ["---", "hide: [navigation, toc]", *search_boost("sheet"), "---", "",
            f"# {md(t(lang, 'sheet_title', ruleset=ruleset_title(ruleset, lang)))}", "",
            (f'{md(t(lang, "sheet_meta", id=ruleset.id, version=ruleset.version))} · '
-            f'[{md(t(lang, "sheet_full"))}]({rel(path, f"{lang}/rulesets/{ruleset.id}.md")})'
+            f'[{md(t(lang, "sheet_full"))}]({rel(path, f"{lang}/rulesets/{ruleset.id}.md")}){{: .bt-address }}'
             # The separator belongs to the hint, which print hides, so no "·" dangles on paper.
             f'<span class="bt-print-hint"> · {md(t(lang, "sheet_print"))}</span>'), "{: .bt-sheet-meta }", "",
            ]
