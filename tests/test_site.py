@@ -805,6 +805,15 @@ def test_a_french_example_explains_in_french_and_names_its_cards_in_french(site:
     assert suit.split(",")[0] in {"pique", "cœur", "carreau", "trèfle"}, name
 
 
+def test_a_rule_is_cited_by_its_article_number_on_its_page_and_on_the_sheet(site: Path) -> None:
+    for lang in LANGUAGES:
+        page = (site / lang / "rules" / "score" / "index.html").read_text(encoding="utf-8")
+        assert '<a id="article-6.1"></a>' in page
+        assert re.search(r'<h3 id="scoring\.last_trick_bonus"><span class="bt-article">§\xa06\.1</span> Dix de der', page)
+        sheet = (site / lang / "sheets" / "classic" / "index.html").read_text(encoding="utf-8")
+        assert '<dt><span class="bt-article">§\xa06.1</span> Dix de der</dt>' in sheet
+
+
 def test_a_ruleset_page_sets_apart_the_rules_not_in_play(site: Path) -> None:
     # Classic belote has no auction of bids: its page lists those rules apart, under the condition
     # that brings them in, and not among its rules; the coinche page does the reverse for the litige.

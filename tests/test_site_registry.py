@@ -83,3 +83,21 @@ def test_a_ruleset_that_departs_from_its_source_says_it_is_only_after_it() -> No
     assert {"classic", "classic-sa-ta", "classic-annonces", "pagat"} <= set(checked)
     assert departures(data, data.classic) == ["bidding.round2_allow_turnup_suit", "bidding.contracts",
                                               "scoring.rounding.mode"]
+
+
+def test_every_rule_has_an_article_number_of_its_topic_and_no_two_share_one() -> None:
+    """A player cites "§ 6.1" at the table: each rule has a number, its first part the topic's place on
+    the site, and no number is given twice (a new rule takes the next free number of its topic)."""
+    from belote_ref.site import load_site_data
+
+    data = load_site_data()
+    seen: dict[str, str] = {}
+    for place, (slug, _) in enumerate(data.topics, 1):
+        for parameter in data.parameters_of(slug):
+            assert parameter.article, f"{parameter.id} has no article number"
+            topic, _, _ = parameter.article.partition(".")
+            assert int(topic) == place, (parameter.id, parameter.article, slug)
+            assert parameter.article not in seen, (parameter.id, seen.get(parameter.article))
+            seen[parameter.article] = parameter.id
+    assert len(seen) == len(data.registry.parameters)
+    assert data.registry.parameters["scoring.last_trick_bonus"].article == "6.1"

@@ -58,6 +58,8 @@ class Parameter:
     decides_play: bool = False
     minimum: int | None = None
     maximum: int | None = None
+    #: The rule's article number on the rules site ("6.12"), which a player cites: stable once released.
+    article: str | None = None
     #: When the parameter is part of the game (a predicate, see :mod:`belote_ref.rules.predicates`);
     #: empty: always. Read it through :meth:`Registry.applies`, which also asks the parameters it names.
     applies_when: Mapping[str, Any] = field(default_factory=dict)
@@ -359,6 +361,7 @@ def _parameter_of(raw: Mapping[str, Any]) -> Parameter:
         decides_play=raw.get("decides_play", False),
         minimum=raw.get("minimum"),
         maximum=raw.get("maximum"),
+        article=raw.get("article"),
         applies_when=dict(raw.get("applies_when") or {}),
         title=dict(raw.get("title") or {}),
         labels=tuple(dict(entry.get("label") or {}) for entry in raw["values"]),

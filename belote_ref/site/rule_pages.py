@@ -185,6 +185,11 @@ def _groups(parameters: Sequence[Parameter]) -> list[tuple[str, list[Parameter]]
     return list(groups.items())
 
 
+def article_anchor(article: str) -> str:
+    """The anchor of a rule's article on its topic page ("article-6.1"), beside the parameter id's."""
+    return f"article-{article}"
+
+
 def topic_page(data: SiteData, lang: str, slug: str) -> str:
     path = f"{lang}/rules/{slug}.md"
     intro = topic_intro(slug, lang)
@@ -220,7 +225,10 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
     if not parameter.outcome:
         meta += f" · *{md(t(lang, 'documentary'))}*"
     prose = parameter.en if lang == "en" else parameter.fr
-    out = [f"{level} {md(title_of(pid, lang))} {{#{pid}}}", "", meta, "", prose_md(prose), ""]
+    # The article number is what a player cites at the table ("§ 6.1"); its anchor stays as stable as the number.
+    number = f'<span class="bt-article">§\u00a0{parameter.article}</span> ' if parameter.article else ""
+    anchor = [f'<a id="{article_anchor(parameter.article)}"></a>', ""] if parameter.article else []
+    out = [*anchor, f"{level} {number}{md(title_of(pid, lang))} {{#{pid}}}", "", meta, "", prose_md(prose), ""]
     if parameter.applies_when:
         conditions = "; ".join(condition_md(named, wanted, lang) for named, wanted in parameter.applies_when.items())
         # The colon stays outside the bold: Markdown does not close a bold run after a space.

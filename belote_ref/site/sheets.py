@@ -60,7 +60,8 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
             changed = "" if same_value(value, data.classic[parameter.id]) else ' class="bt-changed"'
             detail = _in_numbers(value, lang)
             shown = md(label_of(value, parameter, lang)) + (t(lang, "colon") + md(detail) if detail else "")
-            out.append(f"<dt>{md(parameter.title_in(lang))}</dt><dd{changed}>{shown}</dd>")
+            article = f'<span class="bt-article">§\u00a0{parameter.article}</span> ' if parameter.article else ""
+            out.append(f"<dt>{article}{md(parameter.title_in(lang))}</dt><dd{changed}>{shown}</dd>")
         out += ["</dl>", ""]
     out += ["</div>", "", f'<p class="bt-sheet-foot">{md(t(lang, "sheet_foot"))}</p>', ""]
     return "\n".join(out) + "\n"
