@@ -37,7 +37,7 @@ def _clean_site(site: Path) -> None:
 def test_a_clean_site_has_nothing_to_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _clean_site(tmp_path)
     result = check_site(tmp_path)
-    assert result.ok and result.pages == 3, list(result.lines())
+    assert result.ok and result.pages == 3, result
     assert main(["docs", "check", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[:5] == ["pages: 3", "broken links: 0", "French pages with English sentences: 0",

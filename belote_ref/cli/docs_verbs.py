@@ -36,8 +36,16 @@ def cmd_docs_check(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_BAD_INPUT
     result = check_site(site)
-    for line in result.lines():
-        print(line)
+    print(f"pages: {result.pages}")
+    for name, problems in (("broken links", result.broken_links),
+                           ("French pages with English sentences", result.english_on_french_pages),
+                           ("quotations without a label", result.unlabelled_quotations),
+                           ("headings that skip a level", result.skipped_headings)):
+        print(f"{name}: {len(problems)}")
+        for problem in problems[:3]:
+            print(f"  {problem}")
+    sizes = ", ".join(f"{lang} {size / 1e6:.1f} MB" for lang, size in result.index_bytes.items())
+    print(f"search index: {sizes or 'none'}")
     return EXIT_OK if result.ok else EXIT_FAILED
 
 

@@ -119,18 +119,6 @@ class SiteCheck:
         return not (self.broken_links or self.english_on_french_pages or self.unlabelled_quotations
                     or self.skipped_headings)
 
-    def lines(self, examples: int = 3) -> Iterator[str]:
-        """The report ``docs check`` prints: one count per line, then a few of each kind of problem."""
-        yield f"pages: {self.pages}"
-        for name, problems in (("broken links", self.broken_links),
-                               ("French pages with English sentences", self.english_on_french_pages),
-                               ("quotations without a label", self.unlabelled_quotations),
-                               ("headings that skip a level", self.skipped_headings)):
-            yield f"{name}: {len(problems)}"
-            yield from (f"  {problem}" for problem in problems[:examples])
-        sizes = ", ".join(f"{lang} {size / 1e6:.1f} MB" for lang, size in self.index_bytes.items())
-        yield f"search index: {sizes or 'none'}"
-
 
 def _pages(site: Path) -> Iterator[tuple[str, Path]]:
     for path in sorted(site.rglob("*.html")):

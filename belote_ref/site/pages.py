@@ -11,12 +11,13 @@ from belote_ref.site.api_page import api_page
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.downloads import download_files, downloads_page
 from belote_ref.site.fixture_pages import examples_page, fixture_md, regression_page
+from belote_ref.site.how_to_play import how_to_play_md, how_to_play_page
 from belote_ref.site.implementations import implementations_page
 from belote_ref.site.markup import md, rel, ruleset_title
 from belote_ref.site.rule_pages import home_page, landing_page, sources_page, topic_page
 from belote_ref.site.ruleset_pages import compare_page, ruleset_page, rulesets_page
 from belote_ref.site.sheets import sheet_md, sheet_page
-from belote_ref.site.wording import LANGUAGES, hand_page, t, topic_title
+from belote_ref.site.wording import LANGUAGES, hand_page, phrases, t, topic_title
 
 
 @dataclass
@@ -37,6 +38,7 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ())
     files = download_files(data)
     for lang in LANGUAGES:
         pages[f"{lang}/index.md"] = home_page(data, lang)
+        pages[how_to_play_page(lang)] = how_to_play_md(data, lang)
         for slug, _ in data.topics:
             pages[f"{lang}/rules/{slug}.md"] = topic_page(data, lang, slug)
         pages[f"{lang}/rulesets.md"] = rulesets_page(data, lang)
@@ -77,7 +79,8 @@ def _titles_escaped(item: Any) -> Any:
 def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]) -> list[Any]:
     nav: list[Any] = [{"belote-ref": "index.md"}]
     for lang in LANGUAGES:
-        section: list[Any] = [{t(lang, "home"): f"{lang}/index.md"}]
+        section: list[Any] = [{t(lang, "home"): f"{lang}/index.md"},
+                              {phrases(lang)["how_to_play"]["title"]: how_to_play_page(lang)}]
         section.append({t(lang, "topics"): [{topic_title(s, lang): f"{lang}/rules/{s}.md"}
                                             for s, _ in data.topics]})
         section.append({t(lang, "rulesets"): [{t(lang, "rulesets"): f"{lang}/rulesets.md"}]

@@ -100,6 +100,7 @@ def home_page(data: SiteData, lang: str) -> str:
     home = phrases(lang)["home"]
     title, intro, terms = home["title"], home["intro"], home["terms"]
     out = [f"# {md(title)}", "", _lang_switch(path, lang), md(intro), "", md(terms), ""]
+    out += [f"**[{md(phrases(lang)['how_to_play']['title'])}]({rel(path, f'{lang}/how-to-play.md')})**", ""]
     out += faq_section(data, lang, path)
     out += [f"## {t(lang, 'where')}", ""]
     for slug, _ in data.topics:
