@@ -47,3 +47,20 @@ def test_the_sheet_writes_card_values_and_orders_in_numbers() -> None:
     assert "V &gt; 9 &gt; A &gt; 10 &gt; R &gt; D &gt; 8 &gt; 7</dd>" in french
     english = pages["en/sheets/classic.md"]
     assert "J 20, 9 14, A 11, 10 10, K 4, Q 3, 8 0, 7 0" in english
+
+
+def test_a_club_sheet_marks_what_the_club_changed_from_the_rules_it_extends(tmp_path: Path) -> None:
+    # A house rule on top of contrée changes one rule: that one is marked, not contrée's own departures
+    # from classic.
+    path = tmp_path / "our-contree.yaml"
+    path.write_text("id: our-contree\nversion: 1\ntitle: Our contrée\nextends: ffb-contree-2016\n"
+                    "game: {target_points: 1500}\n", encoding="utf-8")
+    data = load_site_data([], extra_rulesets=[load_ruleset(path)])
+    pages = generate_pages(data, []).pages
+    for lang in LANGUAGES:
+        sheet = pages[f"{lang}/sheets/our-contree.md"]
+        marked = [line for line in sheet.splitlines() if 'class="bt-changed"' in line]
+        assert len(marked) == 1 and "1500" in marked[0], marked
+        assert "ontrée (FFB 2016)" in sheet.split('class="bt-sheet-foot"')[1], lang
+    contree = pages["fr/sheets/ffb-contree-2016.md"]
+    assert contree.count('class="bt-changed"') > 3  # contrée's own sheet marks its departures from classic

@@ -49,6 +49,9 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
     if paragraphs:
         out += ['<div class="bt-sheet-description" markdown>', "", *(p + "\n" for p in paragraphs), "</div>", ""]
     out += ['<div class="bt-sheet" markdown>', ""]
+    # A club's sheet marks what the club changed: its departures from the ruleset it extends (classic's for
+    # classic itself, which marks nothing).
+    parent = next((r for r in data.rulesets if r.id == ruleset.parent), data.classic)
     for slug, _ in data.topics:
         parameters = [p for p in data.parameters_of(slug)
                       if p.outcome and data.registry.applies(p.id, ruleset.params)]
@@ -57,11 +60,12 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
         out += [f"## {md(topic_title(slug, lang))}", "", '<dl class="bt-sheet-list">']
         for parameter in parameters:
             value = ruleset[parameter.id]
-            changed = "" if same_value(value, data.classic[parameter.id]) else ' class="bt-changed"'
+            changed = "" if same_value(value, parent[parameter.id]) else ' class="bt-changed"'
             detail = _in_numbers(value, lang)
             shown = md(label_of(value, parameter, lang)) + (t(lang, "colon") + md(detail) if detail else "")
             article = f'<span class="bt-article">§\u00a0{parameter.article}</span> ' if parameter.article else ""
             out.append(f"<dt>{article}{md(parameter.title_in(lang))}</dt><dd{changed}>{shown}</dd>")
         out += ["</dl>", ""]
-    out += ["</div>", "", f'<p class="bt-sheet-foot">{md(t(lang, "sheet_foot"))}</p>', ""]
+    foot = t(lang, "sheet_foot", parent=ruleset_title(parent, lang))
+    out += ["</div>", "", f'<p class="bt-sheet-foot">{md(foot)}</p>', ""]
     return "\n".join(out) + "\n"
