@@ -222,7 +222,9 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
         kind += " " + t(lang, "range", minimum=parameter.minimum, maximum=parameter.maximum)
     default_label = parameter.label_of(parameter.default, lang)
     default = f"**{md(default_label)}**" if default_label else value_md(parameter.default, parameter, lang)
-    meta = f"{lbl(lang, 'default_is')}{default} · {lbl(lang, 'param_id')}{code(pid)} ({md(kind)})"
+    # A player reads the rule in words; the id and the values as a house-rule file writes them are in a
+    # folded detail after the table, for the club writing its file and the engine's author.
+    meta = f"{lbl(lang, 'default_is')}{default}"
     if not parameter.outcome:
         meta += f" · *{md(t(lang, 'documentary'))}*"
     prose = parameter.en if lang == "en" else parameter.fr
@@ -244,12 +246,13 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
         chosen = [r for r in data.rulesets if same_value(r[pid], value)]
         rulesets = ", ".join(ruleset_id_link(r, lang, path) for r in chosen) or "—"
         label = parameter.label_of(value, lang)
-        shown = (f"**{md(label)}**<br>" if label else "") + value_md(value, parameter, lang)
+        shown = f"**{md(label)}**" if label else value_md(value, parameter, lang)
         if same_value(value, parameter.default):
             shown += f" ({t(lang, 'default')})"
         explain = md(parameter.explain_of(value, lang) or "")
         out.append(f"| {shown} | {explain} | {_source_links(path, lang, sources, data)} | {rulesets} |")
     out.append("")
+    out += _developers_detail(lang, pid, kind, parameter, [value for value, _ in values])
     fixtures = data.fixtures_of(pid)
     if fixtures:
         items = [f"- {fixture_link(fixture, lang, path)}" for fixture in fixtures]
@@ -261,6 +264,18 @@ def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter
         out.append(f"*{t(lang, 'no_fixture')}*")
     out.append("")
     return out
+
+
+def _developers_detail(lang: str, pid: str, kind: str, parameter: Parameter, values: list[Any]) -> list[str]:
+    """The rule as a house-rule file and the protocol write it: its id, its type, each value's code."""
+    rows = [f"| {md(parameter.label_of(value, lang) or '')} | {value_md(value, parameter, lang)} |" for value in values
+            if parameter.label_of(value, lang)]
+    out = [f'??? info "{t(lang, "for_developers")}"', "",
+           f"    {lbl(lang, 'param_id')}{code(pid)} ({md(kind)})", ""]
+    if rows:
+        out += [f"    | {t(lang, 'value')} | {t(lang, 'in_the_file')} |", "    |---|---|",
+                *(f"    {row}" for row in rows)]
+    return out + [""]
 
 
 def sources_page(data: SiteData, lang: str) -> str:
