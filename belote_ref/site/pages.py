@@ -9,6 +9,7 @@ from typing import Any
 
 from belote_ref.site.api_page import api_page
 from belote_ref.site.data import SiteData, load_site_data
+from belote_ref.site.dependencies_page import dependencies_md, dependencies_page
 from belote_ref.site.downloads import download_files, downloads_page
 from belote_ref.site.fixture_pages import examples_page, fixture_md, regression_page
 from belote_ref.site.how_to_play import how_to_play_md, how_to_play_page
@@ -51,6 +52,7 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ())
         pages[f"{lang}/sources.md"] = sources_page(data, lang)
         pages[f"{lang}/implementations.md"] = implementations_page(data, lang)
         pages[f"{lang}/downloads.md"] = downloads_page(data, lang, files)
+        pages[dependencies_page(lang)] = dependencies_md(data, lang)
         for fixture in data.hand:
             pages[f"{lang}/fixtures/{fixture.id}.md"] = fixture_md(data, lang, fixture)
     pages["en/api.md"] = api_page("en")
@@ -99,6 +101,7 @@ def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]
         section.append({t(lang, "implementations"): f"{lang}/implementations.md"})
         section.append({t(lang, "sources"): f"{lang}/sources.md"})
         section.append({t(lang, "downloads"): f"{lang}/downloads.md"})
+        section.append({t(lang, "deps_title"): dependencies_page(lang)})
         if f"{lang}/api.md" in pages:
             section.append({t(lang, "api"): f"{lang}/api.md"})
         nav.append({t(lang, "lang_name"): section})

@@ -126,6 +126,7 @@ def home_page(data: SiteData, lang: str) -> str:
                + (f"{t(lang, 'colon')}{checked}" if checked else ""))
     out.append(f"- [{t(lang, 'regression')}]({rel(path, f'{lang}/regression.md')}) ({len(data.engine)})")
     out.append(f"- [{t(lang, 'downloads')}]({rel(path, f'{lang}/downloads.md')})")
+    out.append(f"- [{t(lang, 'deps_title')}]({rel(path, f'{lang}/dependencies.md')})")
     out += ["", f"## {t(lang, 'glossary')}", "", f"| {t(lang, 'term')} | {t(lang, 'meaning')} |", "|---|---|"]
     for entry in phrases(lang)["glossary"]:
         out.append(f"| *{md(entry['term'])}* | {md(entry['meaning'])} |")
