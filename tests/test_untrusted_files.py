@@ -130,6 +130,7 @@ def test_a_failed_build_leaves_the_earlier_build_as_it_was(tmp_path: Path, small
     config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
     config.update(docs_dir=str(docs), not_in_nav="")
     config["theme"]["custom_dir"] = str(REPO / "belote_ref" / "site" / "theme")
+    config["hooks"] = [str(REPO / hook) for hook in config.get("hooks", [])]
     (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
     out = tmp_path / "site"
     out.mkdir()
@@ -141,6 +142,22 @@ def test_a_failed_build_leaves_the_earlier_build_as_it_was(tmp_path: Path, small
     assert "did not build" in capsys.readouterr().err
     assert _snapshot(out) == before
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".site.")]  # no half-built folder left
+
+
+def test_a_configuration_mkdocs_refuses_is_one_line_and_leaves_the_earlier_build(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # MkDocs logs what is wrong, then raises Abort: that was printed as an internal error.
+    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
+    config.update(docs_dir=str(REPO / "docs"), hooks=[str(tmp_path / "no-such-hook.py")])
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / SITE_MARKER).write_text("an earlier build\n", encoding="utf-8")
+    before = _snapshot(out)
+    assert main(["docs", "build", "--out", str(out), "--config", str(tmp_path / "mkdocs.yml")]) != 0
+    err = capsys.readouterr().err
+    assert "the configuration is not valid" in err and "internal error" not in err, err
+    assert _snapshot(out) == before
 
 
 # --------------------------------------------------------------------------------------------- fmt

@@ -12,7 +12,7 @@ from belote_ref.cli.options import (
     EXIT_OK,
 )
 from belote_ref.core.errors import BeloteRefError
-from belote_ref.site import build_site, serve_site
+from belote_ref.site import build_site, check_site, serve_site
 
 
 def cmd_docs_build(args: argparse.Namespace) -> int:
@@ -28,8 +28,6 @@ def cmd_docs_build(args: argparse.Namespace) -> int:
 
 
 def cmd_docs_check(args: argparse.Namespace) -> int:
-    from belote_ref.site.check import check_site
-
     site = Path(args.site_dir)
     if not (site / "index.html").is_file():
         print(f"error: {site}: not a built site (no index.html): build it with `belote-ref docs build --out {site}`",

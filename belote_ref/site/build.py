@@ -122,7 +122,14 @@ def _load(load_config: Any, config_path: Path, **overrides: Any) -> Any:
     docs = docs_dir_of(config_path)
     if docs is not None and "docs_dir" not in overrides:
         overrides["docs_dir"] = str(docs)
-    return load_config(config_file=str(config_path), **overrides)
+    from mkdocs.exceptions import MkDocsException
+
+    try:
+        return load_config(config_file=str(config_path), **overrides)
+    except MkDocsException as error:
+        # MkDocs has logged what is wrong; its Abort says only that it stopped.
+        raise BeloteRefError(f"the site did not build: {config_path}: the configuration is not valid ({error})",
+                             code="docs") from None
 
 
 def _house_rules(paths: Sequence[str | os.PathLike[str]]) -> list[Ruleset]:
