@@ -67,3 +67,13 @@ def test_a_folder_that_is_not_a_site_is_refused_in_one_line(tmp_path: Path, caps
     assert main(["docs", "check", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "not a built site" in err
+
+
+def test_quotations_are_counted_on_english_pages_too(tmp_path: Path) -> None:
+    # The whole of an English page is "not French prose"; its quotations' labels were never seen.
+    _clean_site(tmp_path)
+    quote = '<blockquote lang="fr"><p>Chacun doit fournir la couleur demandée.</p></blockquote>'
+    _page(tmp_path, "en/labelled/index.html",
+          f'<h1>An example</h1>{quote}<p class="bt-quote-label">The source\'s own words, in French.</p>', lang="en")
+    _page(tmp_path, "en/bare/index.html", f"<h1>An example</h1>{quote}<p>The end.</p>", lang="en")
+    assert check_site(tmp_path).unlabelled_quotations == ["en/bare/index.html: 1 of 1"]

@@ -59,7 +59,9 @@ class _Page(HTMLParser):
         if tag in _VOID:
             return
         classes = set(attributes.get("class", "").split())
-        if self._in_article and tag not in {"blockquote"} and not self._not_prose and self._after_quote \
+        # The first block after a quotation is its label or not, in a page of any language (on an English
+        # page the whole of <html lang="en"> is "not prose" to the French-sentence count).
+        if self._in_article and tag not in {"blockquote"} and self._after_quote \
                 and tag in {"p", "div", "ul", "ol", "h2", "h3", "hr", "details", "table"}:
             self.labelled_quotes += "bt-quote-label" in classes
             self._after_quote = False

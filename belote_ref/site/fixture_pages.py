@@ -243,10 +243,27 @@ def _quotation_md(data: SiteData, lang: str, source: Mapping[str, Any]) -> list[
     how: Mapping[str, str] | None = next((cast(Mapping[str, str], data.registry.sources[sid]["read_through"])
                                          for sid in cited if data.registry.sources[sid].get("read_through")), None)
     if how:
-        label.append(t(lang, "quote_read_through", how=md(how.get(lang) or how["en"])))
+        label.append(t(lang, "quote_read_through", how=_with_paths_as_code(how.get(lang) or how["en"])))
     if label:
         out += [" ".join(label), "{: .bt-quote-label }", ""]
     return out
+
+
+# A repository or a file inside one (vareversat/carg, assets/rules/coinche_belote_rules.md): a name, not prose.
+_PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)+")
+
+
+def _with_paths_as_code(text: str) -> str:
+    """Plain text made safe for Markdown, its paths as code spans (a reader does not read them as words)."""
+    pieces = _PATH.split(text)
+    paths = _PATH.findall(text)
+    out = []
+    for index, piece in enumerate(pieces):
+        # md() collapses the spaces at a piece's edges: they part the words from the paths.
+        out.append((" " if piece[:1].isspace() else "") + md(piece) + (" " if piece[-1:].isspace() and piece.strip() else ""))
+        if index < len(paths):
+            out.append(code(paths[index]))
+    return "".join(out)
 
 
 def _doc_md(data: SiteData, lang: str, path: str, doc: str) -> str:

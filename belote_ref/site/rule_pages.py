@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from belote_ref.rules.predicates import same_value
@@ -279,6 +279,16 @@ def _developers_detail(lang: str, pid: str, kind: str, parameter: Parameter, val
     return out + [""]
 
 
+def _title_html(info: Mapping[str, Any], lang: str, source_id: str) -> str:
+    """A source's title, the published work it names marked as a name in the source's language."""
+    title = html.escape(source_title(info, lang) or source_id)
+    work = info.get("work")
+    if not work or lang == info.get("lang"):
+        return title
+    return title.replace(html.escape(str(work)),
+                         f'<i lang="{html.escape(str(info["lang"]))}" translate="no">{html.escape(str(work))}</i>')
+
+
 def sources_page(data: SiteData, lang: str) -> str:
     path = f"{lang}/sources.md"
     out = [f"# {t(lang, 'sources')}", "", _lang_switch(path, lang), t(lang, "sources_intro"), ""]
@@ -293,7 +303,7 @@ def sources_page(data: SiteData, lang: str) -> str:
         out += [
             f"## {md(source_id)} {{#{source_id}}}",
             "",
-            f"<p{kept}><b>{html.escape(source_title(info, lang) or source_id)}</b></p>",
+            f"<p{kept}><b>{_title_html(info, lang, source_id)}</b></p>",
             "",
         ]
         if info.get("url"):
