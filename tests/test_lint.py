@@ -204,3 +204,8 @@ def test_a_labelled_quotation_passes(tmp_path: Path) -> None:
                  _quoted(ENGLISH_TEXT, doc="PAGAT", quote_is="words")):
         assert messages([write(tmp_path, "quoted.yaml", data)]) == []
 
+
+def test_a_hand_fixture_explains_itself_in_french_too(tmp_path: Path) -> None:
+    without = mutate(LEGAL, lambda d: d.pop("note_fr"))
+    assert any("add note_fr" in message for message in messages([write(tmp_path, "note.yaml", without)]))
+    assert not any("note_fr" in message for message in messages([write(tmp_path, "note.yaml", LEGAL)]))

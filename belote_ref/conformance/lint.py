@@ -6,7 +6,8 @@ and distinct within a deal; 32 cards in a whole deal; card points adding up to t
 the last-trick bonus; every branch reachable (not shadowed by an earlier one); the ``when``
 branches exhaustive unless the fixture says ``partial: true``; a fixture of a kind that depends on
 the auction naming ``bidding.auction``; a hand fixture's quotation labelled as the source's words, a
-translation or a summary (:mod:`~belote_ref.conformance.quotations`); canonical formatting.
+translation or a summary (:mod:`~belote_ref.conformance.quotations`); a hand fixture's note in French as
+well (``note_fr``); canonical formatting.
 """
 
 from __future__ import annotations
@@ -172,6 +173,9 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
                                    "lint.exhaustive"))
     problems.extend(_auction_problems(fixture))
     problems.extend(quotation_problems(fixture, registry))
+    if fixture.data.get("provenance") == "hand" and fixture.data.get("note") and not fixture.data.get("note_fr"):
+        problems.append(at(("note",), "a hand fixture explains itself in French too: add note_fr (the French pages "
+                           "show it; without it they show the English note)", "lint.note_fr"))
     for parameter_id, value, label in undeclared_dependencies(fixture, registry):
         problems.append(at(("rules",), f"the answer depends on {parameter_id}, which the fixture does not name: it "
                            f"changes when {parameter_id} = {json.dumps(value)}"
