@@ -15,18 +15,19 @@ showed it.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from belote_ref.conformance.branches import assignments
-from belote_ref.conformance.corpus import AUCTION_PARAMETER, Fixture, canonical_result
+from belote_ref.conformance.corpus import AUCTION_PARAMETER, Fixture, canonical_result, compare_results
 from belote_ref.core.errors import BeloteRefError
 from belote_ref.protocol.serve import run_case
 from belote_ref.rules.predicates import same_value
 from belote_ref.rules.registry import Parameter, Registry, load_registry
 from belote_ref.rules.ruleset import Ruleset
 
-__all__ = ["dependencies_of", "trial_values", "undeclared_dependencies"]
+__all__ = ["dependencies_of", "trial_values", "undeclared_dependencies", "unpinned_dependencies"]
 
 
 def dependencies_of(fixture: Fixture) -> tuple[str, ...]:
@@ -35,24 +36,39 @@ def dependencies_of(fixture: Fixture) -> tuple[str, ...]:
     return tuple(dict.fromkeys(declared))
 
 
-_RULESETS: dict[tuple[str, str], Ruleset | None] = {}
+# The variants most recently compiled, the oldest dropped first: fixtures met in folder order share
+# their bases, and every compiled ruleset kept held the whole corpus's lint at gigabytes.
+_RULESETS: OrderedDict[tuple[str, str], Ruleset | None] = OrderedDict()
+_RULESETS_KEPT = 256
 
 
 def _variant(base: Ruleset, changes: tuple[tuple[str, Any], ...]) -> Ruleset | None:
     # The base's key (its id and every value) and the changes name the variant.
     key = (base._key, json.dumps(changes, sort_keys=True))
-    if key not in _RULESETS:
-        try:
-            ruleset = base
-            for parameter_id, value in changes:
-                ruleset = ruleset.with_parameter(parameter_id, value)
-            _RULESETS[key] = ruleset
-        except BeloteRefError:
-            _RULESETS[key] = None
-    return _RULESETS[key]
+    if key in _RULESETS:
+        _RULESETS.move_to_end(key)
+        return _RULESETS[key]
+    variant: Ruleset | None
+    try:
+        ruleset = base
+        for parameter_id, value in changes:
+            ruleset = ruleset.with_parameter(parameter_id, value)
+        variant = ruleset
+    except BeloteRefError:
+        variant = None
+    _RULESETS[key] = variant
+    if len(_RULESETS) > _RULESETS_KEPT:
+        _RULESETS.popitem(last=False)
+    return variant
 
 
-def trial_values(parameter: Parameter) -> list[Any]:
+def valid_trial_values(parameter: Parameter) -> list[Any]:
+    """The values of :func:`trial_values` a house rule may set: the documented ones and an integer
+    anywhere in its range, not the tables invented only to show that an answer needs a parameter."""
+    return trial_values(parameter, invented=False)
+
+
+def trial_values(parameter: Parameter, invented: bool = True) -> list[Any]:
     """The values lint tries for ``parameter``: the documented ones; for an integer also its bounds,
     the middle of its range and each documented value's neighbours (a capot of 300 is a valid house
     rule though no ruleset ships it); for a table with one documented value (a card order, a
@@ -64,6 +80,8 @@ def trial_values(parameter: Parameter) -> list[Any]:
         values += [low, high, (low + high) // 2]
         values += [v + step for v in parameter.values for step in (-1, 1)
                    if isinstance(v, int) and low <= v + step <= high]
+    elif not invented:
+        pass
     elif len(values) == 1 and parameter.type == "rank_order" and isinstance(values[0], list):
         order = list(values[0])
         values += [order[1:2] + order[:1] + order[2:], order[:-2] + order[-1:] + order[-2:-1]]
@@ -146,3 +164,51 @@ def undeclared_dependencies(fixture: Fixture, registry: Registry | None = None) 
                         label = f"{label}; with {enabling[0]}={json.dumps(enabling[1])}".lstrip("; ")
                     yield parameter_id, value, label
                     break
+
+
+def _pinned(fixture: Fixture) -> set[str]:
+    """The parameters the fixture's ``applies_to`` or a branch's ``when`` names."""
+    predicates = [fixture.data.get("applies_to") or {}, *(branch.get("when") or {} for branch in fixture.data["expect"])]
+    return {parameter_id for predicate in predicates for parameter_id in predicate}
+
+
+def unpinned_dependencies(fixture: Fixture, registry: Registry | None = None) -> Iterator[tuple[str, Any, str]]:
+    """``(parameter, value, assignment label)`` for each parameter the fixture names as a dependency
+    but pins nowhere (no ``applies_to``, no ``when``), under whose ``value`` the fixture still applies
+    while its expected answer is wrong: naming a dependency without pinning it says the answer holds
+    for every value a house rule may set (:func:`valid_trial_values`; a threshold of 0 or of 162 too).
+
+    The first such value is reported per parameter; the fix is to pin the values the answer holds
+    under in ``applies_to`` (``{one_of: [...]}``) or to give the other values a branch."""
+    registry = registry or load_registry()
+    unpinned = [pid for pid in dependencies_of(fixture) if pid not in _pinned(fixture) and pid in registry.parameters]
+    reported: set[str] = set()
+    for assignment in assignments(fixture):
+        if assignment.ruleset is None or fixture.expected(assignment.ruleset) is None:
+            continue
+        base = assignment.ruleset
+        for parameter_id in unpinned:
+            if parameter_id in reported:
+                continue
+            enabling = _enabling(registry, parameter_id, base.params)
+            before: tuple[tuple[str, Any], ...] = (enabling,) if enabling is not None else ()
+            for value in valid_trial_values(registry.parameters[parameter_id]):
+                other = _variant(base, (*before, (parameter_id, value)))
+                expected = None if other is None else fixture.expected(other)
+                if other is None or expected is None:
+                    continue
+                if _differs(other, fixture, expected):
+                    reported.add(parameter_id)
+                    label = assignment.label
+                    if enabling is not None:
+                        label = f"{label}; with {enabling[0]}={json.dumps(enabling[1])}".lstrip("; ")
+                    yield parameter_id, value, label
+                    break
+
+
+def _differs(rules: Ruleset, fixture: Fixture, expected: Any) -> bool:
+    try:
+        got = run_case(rules, fixture.kind, fixture.given)
+    except BeloteRefError:
+        return True
+    return bool(compare_results(fixture.kind, expected, got))
