@@ -13,7 +13,8 @@ import pytest
 import yaml
 
 from belote_ref.cli import main
-from belote_ref.conformance.corpus import fixtures_dir, iter_fixture_paths, load_corpus
+from belote_ref.conformance.corpus import Fixture, fixtures_dir, iter_fixture_paths, load_corpus
+from belote_ref.conformance.dependencies import unpinned_dependencies
 from belote_ref.conformance.fmt import format_fixture
 from belote_ref.conformance.lint import coverage, lint
 
@@ -209,3 +210,23 @@ def test_a_hand_fixture_explains_itself_in_french_too(tmp_path: Path) -> None:
     without = mutate(LEGAL, lambda d: d.pop("note_fr"))
     assert any("add note_fr" in message for message in messages([write(tmp_path, "note.yaml", without)]))
     assert not any("note_fr" in message for message in messages([write(tmp_path, "note.yaml", LEGAL)]))
+
+
+CHUTE = yaml.safe_load((fixtures_dir() / "score/chute/takers-short-of-the-defenders.yaml").read_text())
+
+
+def test_a_dependency_named_but_pinned_nowhere_must_hold_for_every_value() -> None:
+    """The chute names scoring.contract.card_threshold: unpinned, it claims to hold under a threshold of
+    0 too, where every contract is made (the sweep's cafe-250 + card_threshold=0 found it)."""
+    assert CHUTE["applies_to"]["scoring.contract.card_threshold"] == 82
+    unpinned = mutate(CHUTE, lambda d: d["applies_to"].pop("scoring.contract.card_threshold"))
+    found = list(unpinned_dependencies(Fixture(Path("unpinned.yaml"), unpinned)))
+    assert [(parameter_id, value) for parameter_id, value, _ in found] == [("scoring.contract.card_threshold", 0)]
+    assert "with scoring.contract.test=\"card_threshold\"" in found[0][2]
+    assert list(unpinned_dependencies(Fixture(Path("pinned.yaml"), CHUTE))) == []
+
+
+def test_lint_names_the_unpinned_dependency(tmp_path: Path) -> None:
+    unpinned = mutate(CHUTE, lambda d: d["applies_to"].pop("scoring.contract.card_threshold"))
+    found = messages([write(tmp_path, "chute.yaml", unpinned)])
+    assert any("pins nowhere" in m and "scoring.contract.card_threshold = 0" in m for m in found), found

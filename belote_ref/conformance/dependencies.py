@@ -168,7 +168,8 @@ def undeclared_dependencies(fixture: Fixture, registry: Registry | None = None) 
 
 def _pinned(fixture: Fixture) -> set[str]:
     """The parameters the fixture's ``applies_to`` or a branch's ``when`` names."""
-    predicates = [fixture.data.get("applies_to") or {}, *(branch.get("when") or {} for branch in fixture.data["expect"])]
+    predicates = [fixture.data.get("applies_to") or {},
+                  *(branch.get("when") or {} for branch in fixture.data["expect"])]
     return {parameter_id for predicate in predicates for parameter_id in predicate}
 
 

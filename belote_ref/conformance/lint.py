@@ -5,9 +5,11 @@ in ``rules``, ``applies_to`` or ``when`` exists and every value named is allowed
 and distinct within a deal; 32 cards in a whole deal; card points adding up to the pack total plus
 the last-trick bonus; every branch reachable (not shadowed by an earlier one); the ``when``
 branches exhaustive unless the fixture says ``partial: true``; a fixture of a kind that depends on
-the auction naming ``bidding.auction``; a hand fixture's quotation labelled as the source's words, a
-translation or a summary (:mod:`~belote_ref.conformance.quotations`); a hand fixture's note in French as
-well (``note_fr``); canonical formatting.
+the auction naming ``bidding.auction``; a dependency named but pinned nowhere holding under every
+value a house rule may give it (:func:`~belote_ref.conformance.dependencies.unpinned_dependencies`);
+a hand fixture's quotation labelled as the source's words, a translation or a summary
+(:mod:`~belote_ref.conformance.quotations`); a hand fixture's note in French as well
+(``note_fr``); canonical formatting.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from belote_ref.conformance.corpus import (
     iter_fixture_paths,
     load_fixture,
 )
-from belote_ref.conformance.dependencies import dependencies_of, undeclared_dependencies
+from belote_ref.conformance.dependencies import dependencies_of, undeclared_dependencies, unpinned_dependencies
 from belote_ref.conformance.fmt import format_fixture
 from belote_ref.conformance.quotations import quotation_problems
 from belote_ref.conformance.runner import build_branch_cases, build_cases
@@ -181,6 +183,11 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
                            f"changes when {parameter_id} = {json.dumps(value)}"
                            f"{f' (under {label})' if label else ''}; add it to depends_on "
                            "(python conformance/declare_dependencies.py)", "lint.dependency"))
+    for parameter_id, value, label in unpinned_dependencies(fixture, registry):
+        problems.append(at(("applies_to",), f"the answer depends on {parameter_id}, which the fixture names but pins "
+                           f"nowhere, and it is wrong when {parameter_id} = {json.dumps(value)}"
+                           f"{f' (under {label})' if label else ''}: pin the values it holds under in applies_to, "
+                           "or give the others a branch", "lint.unpinned"))
     text = fixture.path.read_text(encoding="utf-8")
     if text != format_fixture(fixture.data):
         problems.append(Diagnostic(str(fixture.path), 1, 1, "", "not in canonical format (run `belote-ref fmt`)",

@@ -25,7 +25,8 @@ from typing import Any
 # The names are loaded on first use: the wording (``belote_ref.site.wording``, used by the command
 # line too) must not need MkDocs, Jinja2 or MarkupSafe, which come with the ``docs`` extra.
 _WHERE = {
-    "BuildResult": "build", "build_site": "build", "check_site": "check", "SiteCheck": "check", "serve_site": "build", "write_tree": "build",
+    "BuildResult": "build", "build_site": "build", "serve_site": "build", "write_tree": "build",
+    "check_site": "check", "SiteCheck": "check",
     "find_config": "config", "SiteData": "data", "branch_index": "data", "load_site_data": "data",
     "Site": "pages", "generate_pages": "pages", "REPORTS_DIR": "reports", "Report": "reports",
     "find_reports_dir": "reports", "load_report": "reports", "load_reports": "reports",
