@@ -10,6 +10,7 @@ ruleset and nothing is rebuilt per call.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, Protocol
 
 from belote_ref.core.cards import Trump
@@ -151,8 +152,16 @@ def above_table(strength: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def compile_play_tables(rules: PlayRules) -> PlayTables:
-    """Compile the tables and flags of :func:`~belote_ref.engine.play.legal_mask` for ``rules``."""
-    policy = PlayPolicy.of(rules)
+    """Compile the tables and flags of :func:`~belote_ref.engine.play.legal_mask` for ``rules``.
+
+    Rulesets that play alike share their tables: they depend on the play policy and the card
+    strengths alone, and a scoring variant (lint and the sweep compile tens of thousands) would
+    otherwise compile and keep its own copy."""
+    return _tables_of(PlayPolicy.of(rules), rules.strength)
+
+
+@lru_cache(maxsize=256)
+def _tables_of(policy: PlayPolicy, strengths: tuple[tuple[int, ...], ...]) -> PlayTables:
     flags = (
         policy.partner_master_exception,
         policy.trump_lead_overtrump == "except_partner_winning",
@@ -163,7 +172,7 @@ def compile_play_tables(rules: PlayRules) -> PlayTables:
     per_trump: list[PerTrump] = []
     above: list[tuple[int, ...]] = []
     for trump in CONTRACTS:
-        strength = rules.strength[trump]
+        strength = strengths[trump]
         eff = tuple(
             tuple(strength[card] if card >> 3 in (trump, led) else -1 for card in range(32)) for led in range(4)
         )
