@@ -71,5 +71,12 @@ def cmd_docs_check(args: argparse.Namespace) -> int:
 
 
 def cmd_docs_serve(args: argparse.Namespace) -> int:
-    serve_site(config_file=args.config, dev_addr=args.dev_addr, rulesets=args.ruleset or ())
+    try:
+        serve_site(config_file=args.config, dev_addr=args.dev_addr, rulesets=args.ruleset or (),
+                   progress=PageProgress(sys.stderr))
+    except BeloteRefError as error:
+        if getattr(error, "code", "") != "docs":
+            raise
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK

@@ -1,4 +1,4 @@
-"""Build and serve the site: copy ``docs/`` and the generated pages into a temporary tree and run
+"""Build the site: write ``docs/`` and the generated pages into a Markdown tree and run
 MkDocs on it (strict: a broken link or anchor fails the build)."""
 
 from __future__ import annotations
@@ -299,18 +299,3 @@ def _build_in(folder: Path, work: Path | None, out: Path, load_config: Any, conf
             if work is not None:
                 memory.save_memory(work, out, key, out / SITE_MARKER, plugin.pages)
     return len(site.pages)
-
-
-def serve_site(*, config_file: str | os.PathLike[str] | None = None, dev_addr: str | None = None,
-               strict: bool = True, rulesets: Sequence[str | os.PathLike[str]] = ()) -> None:
-    """Generate the pages into a temporary tree and run ``mkdocs serve`` on it (until interrupted)."""
-    load_config = _import_mkdocs()
-    from mkdocs.commands.serve import serve
-
-    config_path = find_config(config_file)
-    with tempfile.TemporaryDirectory(prefix="belote-ref-docs-") as tmp, _mkdocs_logging(True):
-        base = _load(load_config, config_path)
-        tree = Path(tmp) / "docs"
-        data = load_site_data(reports_dir=find_reports_dir(config_path), extra_rulesets=_house_rules(rulesets))
-        site = write_tree(tree, Path(base.docs_dir), data)
-        serve(config_file=str(config_path), docs_dir=str(tree), nav=site.nav, strict=strict, dev_addr=dev_addr)

@@ -260,7 +260,8 @@ def _with_paths_as_code(text: str) -> str:
     out = []
     for index, piece in enumerate(pieces):
         # md() collapses the spaces at a piece's edges: they part the words from the paths.
-        out.append((" " if piece[:1].isspace() else "") + md(piece) + (" " if piece[-1:].isspace() and piece.strip() else ""))
+        out.append((" " if piece[:1].isspace() else "") + md(piece)
+                   + (" " if piece[-1:].isspace() and piece.strip() else ""))
         if index < len(paths):
             out.append(code(paths[index]))
     return "".join(out)
