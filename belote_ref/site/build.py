@@ -277,10 +277,9 @@ def _build_in(folder: Path, work: Path | None, out: Path, load_config: Any, conf
             earlier = None
             if work is not None and (out / SITE_MARKER).is_file():
                 earlier = memory.earlier_build(work, key, out / SITE_MARKER)
-            if earlier is not None:
-                # The earlier site, times kept: MkDocs renders a page again only if its source is newer.
-                shutil.copytree(out, staging, symlinks=True, dirs_exist_ok=True)
-            plugin = memory.SiteMemory(earlier, progress)
+            # With the earlier site's unchanged outputs linked in, MkDocs renders a page again only if its
+            # source is newer than its HTML.
+            plugin = memory.SiteMemory(earlier, progress, out if earlier is not None else None)
             config.plugins["belote-ref/memory"] = plugin
             config.plugins.on_startup(command="build", dirty=False)
             build_logger.addFilter(dirty_warning)
