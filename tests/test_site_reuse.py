@@ -28,6 +28,7 @@ from test_untrusted_site import linked_fixtures
 from belote_ref.cli import main
 from belote_ref.site import data as site_data
 from belote_ref.site import reports as site_reports
+from belote_ref.site.wording import t
 
 pytestmark = pytest.mark.slow
 
@@ -170,20 +171,25 @@ def test_docs_serve_serves_at_once_while_it_builds(tmp_path: Path) -> None:
     _require_mkdocs()
     port = _free_port()
     env = {**os.environ, "BELOTE_REF_CACHE_DIR": str(tmp_path / "cache")}
-    server = subprocess.Popen([sys.executable, "-m", "belote_ref.cli", "docs", "serve", "--dev-addr",
-                               f"127.0.0.1:{port}"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as stderr:
+        server = subprocess.Popen([sys.executable, "-m", "belote_ref.cli", "docs", "serve", "--dev-addr",
+                                   f"127.0.0.1:{port}"], env=env, stdout=subprocess.DEVNULL, stderr=stderr)
     try:
         deadline = time.monotonic() + 90
         page = ""
-        while time.monotonic() < deadline and server.poll() is None:
+        while not page and time.monotonic() < deadline and server.poll() is None:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
                     page = response.read().decode("utf-8")
-                    break
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.1)  # not listening yet: poll again, up to the deadline
-        assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
-        assert "<html" in page, page[:500]
+        assert server.poll() is None, log.read_text(encoding="utf-8")
+        # No earlier build in this cache: the page that says the site is being built, in both languages,
+        # which asks for the build number to reload when the site is ready.
+        assert t("en", "serve_building") in page and t("fr", "serve_building") in page, page[:500]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/.belote-ref-build", timeout=10) as response:
+            assert response.read() == b"0"
     finally:
         server.terminate()
         try:
