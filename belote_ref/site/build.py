@@ -16,18 +16,17 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from belote_ref.core.errors import BeloteRefError
 from belote_ref.rules.ruleset import Ruleset, load_ruleset
+from belote_ref.site import reuse as memory
 from belote_ref.site.config import docs_dir_of, find_config
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.pages import Site, generate_pages
 from belote_ref.site.reports import find_reports_dir
+from belote_ref.site.reuse import Progress, sync_tree
 from belote_ref.site.wording import LANGUAGES, t
-
-if TYPE_CHECKING:
-    from belote_ref.site.reuse import Progress
 
 
 def tree_contents(docs_dir: Path, data: SiteData | None = None) -> tuple[Site, dict[str, bytes]]:
@@ -57,8 +56,6 @@ def tree_contents(docs_dir: Path, data: SiteData | None = None) -> tuple[Site, d
 def write_tree(tree: Path, docs_dir: Path, data: SiteData | None = None) -> Site:
     """Make ``tree`` hold the hand-written ``docs_dir`` and the generated pages; returns them. Only the
     files whose bytes changed are written (:func:`~belote_ref.site.reuse.sync_tree`)."""
-    from belote_ref.site.reuse import sync_tree
-
     site, contents = tree_contents(docs_dir, data)
     sync_tree(tree, contents)
     return site
@@ -204,7 +201,7 @@ class _WithoutDirtyWarning(logging.Filter):
     exact, and in strict mode the warning would fail the build."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith("A 'dirty' build is being performed")
+        return "'dirty' build" not in record.getMessage()
 
 
 def build_site(
@@ -234,8 +231,6 @@ def build_site(
     on a broken link or anchor in strict mode.
     """
     load_config = _import_mkdocs()
-    from belote_ref.site import reuse as memory
-
     start = time.monotonic()
     config_path = find_config(config_file)
     out = Path(out_dir).resolve()
@@ -258,8 +253,6 @@ def _build_in(folder: Path, work: Path | None, out: Path, load_config: Any, conf
     (the same folder, kept between builds) remembers it. Returns the number of generated pages."""
     from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
-
-    from belote_ref.site import reuse as memory
 
     dirty_warning = _WithoutDirtyWarning()
     build_logger = logging.getLogger("mkdocs.commands.build")

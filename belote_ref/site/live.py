@@ -36,16 +36,8 @@ __all__ = ["parse_address", "serve_site"]
 #: The address a page asks for the number of the build it holds.
 BUILD_NUMBER_PATH = "/.belote-ref-build"
 
-# Asks the server which build is in place and reloads the page when it is a newer one.
-_RELOADER = """<script>
-(function () {
-  var shown = "%d";
-  setInterval(function () {
-    fetch("%s", {cache: "no-store"}).then(function (r) { return r.text(); })
-      .then(function (now) { if (now !== shown) { location.reload(); } }).catch(function () {});
-  }, 2000);
-})();
-</script>"""
+#: The script added to every page served: it asks for the build number and reloads on a newer one.
+RELOADER = Path(__file__).resolve().parent / "templates" / "reload.html"
 
 
 def parse_address(address: str | None) -> tuple[str, int]:
@@ -99,7 +91,8 @@ class _Handler(SimpleHTTPRequestHandler):
             target = target / "index.html"
         if target.suffix == ".html" and target.is_file():
             page = target.read_bytes()
-            script = (_RELOADER % (self.builds.number, BUILD_NUMBER_PATH)).encode()
+            script = (RELOADER.read_text(encoding="utf-8").replace("{build}", str(self.builds.number))
+                      .replace("{path}", BUILD_NUMBER_PATH).encode())
             at = page.rfind(b"</body>")
             self._send(page[:at] + script + page[at:] if at >= 0 else page + script, "text/html; charset=utf-8")
             return
@@ -144,15 +137,14 @@ def serve_site(*, config_file: str | os.PathLike[str] | None = None, dev_addr: s
         try:
             result = build_site(builds.site, config_file=config_path, strict=strict, rulesets=rulesets,
                                 progress=progress)
-            print(f"site built in {result.seconds:.1f} s; serving it on http://{host}:{port}/",
-                  file=sys.stderr, flush=True)
+            print(f"site built in {result.seconds:.1f} s", file=sys.stderr, flush=True)
         except BeloteRefError as error:
             print(f"error: {error}", file=sys.stderr, flush=True)
             if not (builds.site / SITE_MARKER).is_file():
                 builds.show_waiting_page("serve_failed")
         builds.next_build()
 
-    print(f"serving on http://{host}:{port}/ (the site is being built)", file=sys.stderr, flush=True)
+    print(f"serving on http://{host}:{port}/; building", file=sys.stderr, flush=True)
     threading.Thread(target=build, name="site-build", daemon=True).start()
     try:
         server.serve_forever()

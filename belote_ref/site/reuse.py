@@ -38,8 +38,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from mkdocs.plugins import BasePlugin, event_priority
-
 from belote_ref.core.cache import cache_dir, code_identity
 
 __all__ = ["SiteMemory", "build_key", "earlier_build", "marker_identity", "pages_of", "save_memory",
@@ -229,6 +227,17 @@ def _link_unchanged(files: Any, earlier_site: Path) -> None:
             continue  # not brought over: MkDocs writes it
 
 
+def event_priority(priority: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """MkDocs' ``event_priority``, without importing MkDocs (this module is imported by the build's
+    module, which must load without the ``docs`` extra): MkDocs reads the same attribute."""
+
+    def mark(method: Callable[..., Any]) -> Callable[..., Any]:
+        method.mkdocs_priority = priority  # type: ignore[attr-defined]
+        return method
+
+    return mark
+
+
 def _search_entries(config: Any) -> list[dict[str, Any]] | None:
     for plugin in config.plugins.values():
         index = getattr(plugin, "search_index", None)
@@ -237,13 +246,12 @@ def _search_entries(config: Any) -> list[dict[str, Any]] | None:
     return None
 
 
-class SiteMemory(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+class SiteMemory:
     """Counts the pages as MkDocs reads and writes them, remembers what each page gives the search
     index and the anchor check, and, in a dirty build, gives back what the skipped pages gave before."""
 
     def __init__(self, earlier: Mapping[str, Any] | None, progress: Progress | None,
                  earlier_site: Path | None = None) -> None:
-        super().__init__()
         self.earlier = dict(earlier or {})
         self.dirty = earlier is not None
         self.earlier_site = earlier_site
