@@ -66,16 +66,27 @@ def work_dir(out: Path, config_path: Path) -> Path | None:
 
 def forget_other_outputs(work: Path, site_marker: str) -> None:
     """Remove the work folders beside ``work`` whose output folder is gone or no longer a build: each
-    output folder a test or a user ever built into would otherwise keep a Markdown tree in the cache."""
-    for other in work.parent.iterdir() if work.parent.is_dir() else ():
-        if other == work or not other.is_dir():
-            continue
+    output folder a test or a user ever built into would otherwise keep a Markdown tree in the cache.
+    A folder whose lock is held (a build at work in it) is left alone."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no way to tell a folder in use, none is removed
+        return
+    for other in sorted(work.parent.iterdir()) if work.parent.is_dir() else ():
+        if other == work or not (other / "lock").is_file():
+            continue  # a folder being made has no lock yet
         try:
             out = Path((other / _OUT_NAME).read_text(encoding="utf-8").strip())
+            if (out / site_marker).is_file():
+                continue
         except (OSError, UnicodeDecodeError):
-            out = None
-        if out is None or not (out / site_marker).is_file():
-            shutil.rmtree(other, ignore_errors=True)
+            pass  # no build of its own was ever finished
+        try:
+            with open(other / "lock", "a", encoding="utf-8") as handle:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                shutil.rmtree(other, ignore_errors=True)
+        except OSError:
+            continue  # in use
 
 
 @contextmanager
