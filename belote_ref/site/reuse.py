@@ -13,9 +13,11 @@ A dirty build alone is not the same as a full one, and the rest of this module m
 - a page's HTML holds the navigation (titles, previous and next page), links resolved against the set
   of files, and the theme's and the code's output. All of that is in :func:`build_key`, with the
   configuration and the versions of MkDocs and its extensions: when the key differs from the earlier
-  build's, the build is a full one. (House-rule pages stay in the navigation, as before: a new house
-  rule, or a renamed one, changes the navigation, hence the key, and the build is full; a change inside
-  a house rule changes its pages only.)
+  build's, the build is a full one. House-rule pages stay in the navigation, as before, rather than
+  being moved out of it to spare a full build: the site a club publishes keeps the navigation it had,
+  and adding or renaming a house rule is rare next to editing one. So a new house rule, or a renamed
+  one, changes the navigation, hence the key, and the build is full; a change inside a house rule
+  changes its pages only.
 - the search index is written from the pages MkDocs rendered: :class:`SiteMemory` keeps each page's
   entries and gives back those of the pages it skipped, in the order of a full build;
 - links to anchors are checked against every page's anchors: the plugin gives the skipped pages their
