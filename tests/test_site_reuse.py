@@ -197,3 +197,19 @@ def test_docs_serve_serves_at_once_while_it_builds(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def test_on_a_terminal_the_progress_is_one_line_that_updates_itself() -> None:
+    import io
+
+    from belote_ref.cli.docs_verbs import PageProgress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    progress = PageProgress(stream)
+    for done in range(4):
+        progress("reading", done, 3)
+    assert stream.getvalue() == "\rreading pages 0/3\rreading pages 1/3\rreading pages 2/3\rreading pages 3/3\n"
