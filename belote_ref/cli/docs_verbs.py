@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from belote_ref.cli.options import (
     EXIT_BAD_INPUT,
@@ -15,9 +16,31 @@ from belote_ref.core.errors import BeloteRefError
 from belote_ref.site import build_site, check_site, serve_site
 
 
+class PageProgress:
+    """Tells the pages MkDocs has read and written, on stderr: one line that updates itself on a terminal,
+    else a line each tenth of the way (a log stays short)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self._last_tenth: dict[str, int] = {}
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        line = f"{phase} pages {done}/{total}"
+        if self.live:
+            self.stream.write("\r" + line + ("\n" if done >= total else ""))
+            self.stream.flush()
+            return
+        tenth = 10 if total == 0 else done * 10 // total
+        if self._last_tenth.get(phase, -1) < tenth:
+            self._last_tenth[phase] = tenth
+            print(line, file=self.stream, flush=True)
+
+
 def cmd_docs_build(args: argparse.Namespace) -> int:
     try:
-        result = build_site(args.out, config_file=args.config, verbose=args.verbose, rulesets=args.ruleset or ())
+        result = build_site(args.out, config_file=args.config, verbose=args.verbose, rulesets=args.ruleset or (),
+                            progress=PageProgress(sys.stderr))
     except BeloteRefError as error:
         if getattr(error, "code", "") != "docs":
             raise
@@ -48,5 +71,12 @@ def cmd_docs_check(args: argparse.Namespace) -> int:
 
 
 def cmd_docs_serve(args: argparse.Namespace) -> int:
-    serve_site(config_file=args.config, dev_addr=args.dev_addr, rulesets=args.ruleset or ())
+    try:
+        serve_site(config_file=args.config, dev_addr=args.dev_addr, rulesets=args.ruleset or (),
+                   progress=PageProgress(sys.stderr))
+    except BeloteRefError as error:
+        if getattr(error, "code", "") != "docs":
+            raise
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK

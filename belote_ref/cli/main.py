@@ -252,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     docs_check.add_argument("site_dir", nargs="?", default="site", metavar="DIR",
                             help="the built site (default: site/)")
     docs_check.set_defaults(handler="cmd_docs_check")
-    docs_serve = docs_commands.add_parser("serve", help="generate the pages and run mkdocs serve on them")
+    docs_serve = docs_commands.add_parser("serve", help="serve the site at once, build it in the background")
     docs_serve.add_argument("--config", metavar="FILE", help=config_help)
     docs_serve.add_argument("--dev-addr", metavar="HOST:PORT", help="address to serve on (default 127.0.0.1:8000)")
     docs_serve.add_argument(

@@ -4,7 +4,7 @@ Nothing on the site is written twice by hand. :func:`generate_pages` reads ``rul
 the shipped rulesets and the conformance corpus and returns the generated pages (path -> Markdown)
 with the site's navigation; :func:`build_site` copies the hand-written ``docs/`` into a temporary
 folder, adds the generated pages and runs MkDocs on it (strict: a broken link or anchor fails);
-:func:`serve_site` does the same with ``mkdocs serve``.
+:func:`serve_site` serves the last build at once and builds again in the background.
 
 One module per page family: ``rule_pages`` (home, topics, sources), ``ruleset_pages`` (rulesets,
 comparison), ``fixture_pages`` (worked examples), ``implementations`` (conformance reports),
@@ -25,8 +25,8 @@ from typing import Any
 # The names are loaded on first use: the wording (``belote_ref.site.wording``, used by the command
 # line too) must not need MkDocs, Jinja2 or MarkupSafe, which come with the ``docs`` extra.
 _WHERE = {
-    "BuildResult": "build", "build_site": "build", "serve_site": "build", "write_tree": "build",
-    "check_site": "check", "SiteCheck": "check",
+    "BuildResult": "build", "build_site": "build", "check_site": "check", "SiteCheck": "check",
+    "serve_site": "live", "write_tree": "build",
     "find_config": "config", "SiteData": "data", "branch_index": "data", "load_site_data": "data",
     "Site": "pages", "generate_pages": "pages", "REPORTS_DIR": "reports", "Report": "reports",
     "find_reports_dir": "reports", "load_report": "reports", "load_reports": "reports",

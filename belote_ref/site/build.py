@@ -1,4 +1,4 @@
-"""Build and serve the site: copy ``docs/`` and the generated pages into a temporary tree and run
+"""Build the site: write ``docs/`` and the generated pages into a Markdown tree and run
 MkDocs on it (strict: a broken link or anchor fails the build)."""
 
 from __future__ import annotations
@@ -20,36 +20,44 @@ from typing import Any
 
 from belote_ref.core.errors import BeloteRefError
 from belote_ref.rules.ruleset import Ruleset, load_ruleset
+from belote_ref.site import reuse as memory
 from belote_ref.site.config import docs_dir_of, find_config
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.pages import Site, generate_pages
 from belote_ref.site.reports import find_reports_dir
+from belote_ref.site.reuse import Progress, sync_tree
 from belote_ref.site.wording import LANGUAGES, t
 
 
-def write_tree(tree: Path, docs_dir: Path, data: SiteData | None = None) -> Site:
-    """Copy the hand-written ``docs_dir`` into ``tree`` and add the generated pages; returns them."""
-    shutil.copytree(docs_dir, tree, dirs_exist_ok=True)
-    hand_pages = [p.relative_to(tree).as_posix() for p in tree.rglob("*.md")]
+def tree_contents(docs_dir: Path, data: SiteData | None = None) -> tuple[Site, dict[str, bytes]]:
+    """The generated pages, and every file of the tree MkDocs reads (relative path -> bytes): the
+    hand-written ``docs_dir`` and the generated pages, each page with its other-language link."""
+    hand_files = {path.relative_to(docs_dir).as_posix(): path for path in sorted(docs_dir.rglob("*")) if path.is_file()}
+    hand_pages = [relative for relative in hand_files if relative.endswith(".md")]
     site = generate_pages(data, hand_pages)
     clash = sorted(set(site.pages) & set(hand_pages))
     if clash:
         raise BeloteRefError(f"docs/ has hand-written pages where generated pages go: {', '.join(clash)}", code="docs")
     every_page = set(site.pages) | set(hand_pages)
+    contents: dict[str, bytes] = {}
+    for relative, path in hand_files.items():
+        other = counterpart(relative, every_page) if relative.endswith(".md") else None
+        if other is None:
+            contents[relative] = path.read_bytes()
+        else:
+            contents[relative] = with_alternate(path.read_text(encoding="utf-8"), relative, other).encode("utf-8")
     for relative, text in site.pages.items():
-        target = tree / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
         other = counterpart(relative, every_page)
-        target.write_text(text if other is None else with_alternate(text, relative, other), encoding="utf-8")
-    for relative in hand_pages:
-        other = counterpart(relative, every_page)
-        if other is not None:
-            page = tree / relative
-            page.write_text(with_alternate(page.read_text(encoding="utf-8"), relative, other), encoding="utf-8")
-    for relative, content in site.files.items():
-        target = tree / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content)
+        contents[relative] = (text if other is None else with_alternate(text, relative, other)).encode("utf-8")
+    contents.update(site.files)
+    return site, contents
+
+
+def write_tree(tree: Path, docs_dir: Path, data: SiteData | None = None) -> Site:
+    """Make ``tree`` hold the hand-written ``docs_dir`` and the generated pages; returns them. Only the
+    files whose bytes changed are written (:func:`~belote_ref.site.reuse.sync_tree`)."""
+    site, contents = tree_contents(docs_dir, data)
+    sync_tree(tree, contents)
     return site
 
 
@@ -188,6 +196,14 @@ def _move_into_place(staging: Path, out: Path) -> None:
         shutil.rmtree(earlier, ignore_errors=True)
 
 
+class _WithoutDirtyWarning(logging.Filter):
+    """Drops MkDocs' warning that a dirty build may be inaccurate: :mod:`belote_ref.site.reuse` makes it
+    exact, and in strict mode the warning would fail the build."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "'dirty' build" not in record.getMessage()
+
+
 def build_site(
     out_dir: str | os.PathLike[str] = "site",
     *,
@@ -195,6 +211,8 @@ def build_site(
     strict: bool = True,
     verbose: bool = False,
     rulesets: Sequence[str | os.PathLike[str]] = (),
+    progress: Progress | None = None,
+    reuse: bool = True,
 ) -> BuildResult:
     """Generate the pages and build the site into ``out_dir`` with MkDocs (strict by default).
 
@@ -205,50 +223,71 @@ def build_site(
     built in a folder beside it and moved into place only when the build succeeded, so a failed build
     leaves the earlier one as it was, and a folder of the user's is never emptied.
 
+    With ``reuse`` (and the cache folder on), the build renders again only the pages whose source
+    changed since the earlier build into ``out_dir``, when nothing else changed (:mod:`belote_ref.site.reuse`);
+    the site is the same as a full build's. ``progress`` is told the pages read and written.
+
     Raises :class:`~belote_ref.core.errors.BeloteRefError` (code ``docs``) when the build fails, for example
     on a broken link or anchor in strict mode.
     """
     load_config = _import_mkdocs()
-    from mkdocs.commands.build import build
-    from mkdocs.exceptions import MkDocsException
-
     start = time.monotonic()
     config_path = find_config(config_file)
     out = Path(out_dir).resolve()
     check_out_dir(out)
     house = _house_rules(rulesets)
-    with tempfile.TemporaryDirectory(prefix="belote-ref-docs-") as tmp, _mkdocs_logging(verbose):
+    work = memory.work_dir(out, config_path) if reuse else None
+    if work is None:
+        with tempfile.TemporaryDirectory(prefix="belote-ref-docs-") as tmp:
+            pages = _build_in(Path(tmp), None, out, load_config, config_path, house, strict, verbose, progress)
+    else:
+        with memory.locked(work):
+            memory.forget_other_outputs(work, SITE_MARKER)
+            pages = _build_in(work, work, out, load_config, config_path, house, strict, verbose, progress)
+    return BuildResult(out, pages, time.monotonic() - start)
+
+
+def _build_in(folder: Path, work: Path | None, out: Path, load_config: Any, config_path: Path, house: list[Ruleset],
+              strict: bool, verbose: bool, progress: Progress | None) -> int:
+    """Build into ``out`` with the Markdown tree in ``folder``; reuse the earlier build when ``work``
+    (the same folder, kept between builds) remembers it. Returns the number of generated pages."""
+    from mkdocs.commands.build import build
+    from mkdocs.exceptions import MkDocsException
+
+    dirty_warning = _WithoutDirtyWarning()
+    build_logger = logging.getLogger("mkdocs.commands.build")
+    with _mkdocs_logging(verbose):
         base = _load(load_config, config_path)
-        tree = Path(tmp) / "docs"
+        tree = folder / "docs"
         data = load_site_data(reports_dir=find_reports_dir(config_path), extra_rulesets=house)
-        site = write_tree(tree, Path(base.docs_dir), data)
+        site, contents = tree_contents(Path(base.docs_dir), data)
+        memory.sync_tree(tree, contents)
         with _staging_dir(out) as staging:
             # MkDocs empties its site_dir first: it is given a folder of its own.
             config = _load(load_config, config_path, docs_dir=str(tree), site_dir=str(staging), nav=site.nav,
                            strict=strict)
+            key = memory.build_key(config, site.nav, contents, strict=strict)
+            earlier = None
+            if work is not None and (out / SITE_MARKER).is_file():
+                earlier = memory.earlier_build(work, key, out / SITE_MARKER)
+            # With the earlier site's unchanged outputs linked in, MkDocs renders a page again only if its
+            # source is newer than its HTML.
+            plugin = memory.SiteMemory(earlier, progress, out if earlier is not None else None)
+            config.plugins["belote-ref/memory"] = plugin
             config.plugins.on_startup(command="build", dirty=False)
+            build_logger.addFilter(dirty_warning)
             try:
-                build(config)
+                build(config, dirty=earlier is not None)
             except MkDocsException as error:
                 raise BeloteRefError(f"the site did not build: {error}", code="docs") from None
             finally:
+                build_logger.removeFilter(dirty_warning)
                 config.plugins.on_shutdown()
             (staging / SITE_MARKER).write_text("".join(t(lang, "site_marker") + "\n" for lang in LANGUAGES),
                                                encoding="utf-8")
+            if work is not None:
+                memory.forget(work)  # until the new build is in place and recorded
             _move_into_place(staging, out)
-    return BuildResult(out, len(site.pages), time.monotonic() - start)
-
-
-def serve_site(*, config_file: str | os.PathLike[str] | None = None, dev_addr: str | None = None,
-               strict: bool = True, rulesets: Sequence[str | os.PathLike[str]] = ()) -> None:
-    """Generate the pages into a temporary tree and run ``mkdocs serve`` on it (until interrupted)."""
-    load_config = _import_mkdocs()
-    from mkdocs.commands.serve import serve
-
-    config_path = find_config(config_file)
-    with tempfile.TemporaryDirectory(prefix="belote-ref-docs-") as tmp, _mkdocs_logging(True):
-        base = _load(load_config, config_path)
-        tree = Path(tmp) / "docs"
-        data = load_site_data(reports_dir=find_reports_dir(config_path), extra_rulesets=_house_rules(rulesets))
-        site = write_tree(tree, Path(base.docs_dir), data)
-        serve(config_file=str(config_path), docs_dir=str(tree), nav=site.nav, strict=strict, dev_addr=dev_addr)
+            if work is not None:
+                memory.save_memory(work, out, key, out / SITE_MARKER, plugin.pages)
+    return len(site.pages)
