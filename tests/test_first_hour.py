@@ -101,3 +101,24 @@ def test_dump_and_list_take_the_filters_of_run(capsys: pytest.CaptureFixture[str
     assert main(["conformance", "list", "--ruleset", "classic", "--kind", "score"]) == 0
     listed = capsys.readouterr().out.splitlines()
     assert listed and all(line.split()[1] == "score" for line in listed)
+
+
+@pytest.mark.parametrize(("argv", "nearest"), [(["conformance", "rnu"], "'run'"), (["rulez", "list"], "'rules'"),
+                                               (["rules", "shwo", "classic"], "'show'")])
+def test_a_mistyped_verb_is_refused_with_the_nearest_name(argv: list[str], nearest: str,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"did you mean {nearest}?" in err, err
+
+
+def test_an_id_no_fixture_starts_with_names_the_nearest_ids(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "run", "--id", "play.lead.any-crd"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "no case matches the filters: no fixture id starts with 'play.lead.any-crd'; " \
+                  "did you mean 'play.lead.any-card'?"
+    # Filters that name real fixtures but leave nothing together are repeated as given.
+    assert main(["conformance", "run", "--id", "play.lead.any-card", "--kind", "score"]) == 2
+    assert capsys.readouterr().err.strip() == "no case matches the filters (--kind score, --id play.lead.any-card)"

@@ -9,6 +9,7 @@ import os
 import random
 import signal
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,13 +20,14 @@ from belote_ref.cli.options import (
     EXIT_OK,
     command_line,
     format_value,
+    nearest_ids,
     search_path,
 )
 from belote_ref.conformance.adapter import AdapterFailure, open_adapter, terminate_on_sigterm
 from belote_ref.conformance.applicability import Claims, check_claims, departures
 from belote_ref.conformance.boundaries import Boundary
 from belote_ref.conformance.card_pairs import OrderCoverage, format_pair
-from belote_ref.conformance.corpus import iter_fixture_paths, load_corpus
+from belote_ref.conformance.corpus import Fixture, iter_fixture_paths, load_corpus
 from belote_ref.conformance.fmt import format_fixture, not_a_fixture
 from belote_ref.conformance.fuzz import FuzzOptions
 from belote_ref.conformance.fuzz_report import run_from_cli
@@ -224,6 +226,15 @@ def _read_expected_failures(path: str | None) -> frozenset[str]:
     return frozenset(keys)
 
 
+def _why_no_case(args: argparse.Namespace, fixtures: Sequence[Fixture]) -> str:
+    """What of the filters left nothing: an id no fixture starts with (and the nearest ids), else the
+    filters themselves."""
+    if args.id and not any(fixture.id.startswith(args.id) for fixture in fixtures):
+        return f": no fixture id starts with {args.id!r}{nearest_ids(args.id, (f.id for f in fixtures))}"
+    named = [f"--kind {' '.join(args.kind)}" if args.kind else "", f"--id {args.id}" if args.id else ""]
+    return f" ({', '.join(n for n in named if n)})" if any(named) else ""
+
+
 def cmd_conformance_run(args: argparse.Namespace) -> int:
     references = args.ruleset or list(shipped_rulesets())
     fixtures_folder = _fixtures_folder(args.fixtures)
@@ -247,7 +258,7 @@ def cmd_conformance_run(args: argparse.Namespace) -> int:
     if run.refused:
         print(f"{len(run.refused)} fixture(s) not run: lint refuses them", file=sys.stderr)
     if not cases:
-        print("no case matches the filters", file=sys.stderr)
+        print(f"no case matches the filters{_why_no_case(args, corpus.fixtures)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     options = RunOptions(timeout=args.timeout, per_case=args.per_case, give_up_after=args.give_up_after,
                          expected_failures=_read_expected_failures(args.expected_failures))

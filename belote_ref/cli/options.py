@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import re
 import shlex
+from collections.abc import Iterable
 from pathlib import Path
 
 from belote_ref.core.errors import BeloteRefError
@@ -64,7 +66,31 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line: ``belote-ref run: error: ...``, exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {_with_nearest_choice(message)} (see {self.prog} --help)\n")
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from ((?:'[^']*'(?:, )?)+)\)")
+
+
+def _with_nearest_choice(message: str) -> str:
+    """argparse's "invalid choice" message with the nearest choice named (``rnu``: did you mean 'run'?)."""
+    found = _INVALID_CHOICE.search(message)
+    if found is None:
+        return message
+    near = difflib.get_close_matches(found.group(1), re.findall(r"'([^']*)'", found.group(2)), n=1)
+    return f"{message}; did you mean {near[0]!r}?" if near else message
+
+
+def nearest_ids(wanted: str, ids: Iterable[str]) -> str:
+    """``"; did you mean 'a.b' or 'a.c'?"`` for an id filter that matches nothing, or ``""``. The
+    filter is a prefix (``play.lead.``), so each id is also compared cut to the filter's length."""
+
+    def likeness(candidate: str) -> float:
+        return max(difflib.SequenceMatcher(None, wanted, text).ratio() for text in (candidate, candidate[:len(wanted)]))
+
+    scored = sorted(((likeness(i), i) for i in set(ids)), key=lambda pair: (-pair[0], pair[1]))
+    near = [candidate for score, candidate in scored[:2] if score >= 0.75]
+    return f"; did you mean {' or '.join(repr(i) for i in near)}?" if near else ""
 
 
 def seconds(text: str) -> float:
