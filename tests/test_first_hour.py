@@ -122,3 +122,21 @@ def test_an_id_no_fixture_starts_with_names_the_nearest_ids(capsys: pytest.Captu
     # Filters that name real fixtures but leave nothing together are repeated as given.
     assert main(["conformance", "run", "--id", "play.lead.any-card", "--kind", "score"]) == 2
     assert capsys.readouterr().err.strip() == "no case matches the filters (--kind score, --id play.lead.any-card)"
+
+
+def test_the_install_instructions_name_what_exists() -> None:
+    """belote-ref is not on a package index: the pages install it from a clone, with extras it defines."""
+    import re
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    extras = set(tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"])
+    pages = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    named = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r"pip install\s+['\"]?belote-ref", text), page
+        named += [(page.name, extra) for extra in re.findall(r"pip install\s+['\"]?\.\[([a-z,]+)\]", text)]
+    assert named, "no page says how to install the extras"
+    for page, extra_list in named:
+        assert set(extra_list.split(",")) <= extras, (page, extra_list)
