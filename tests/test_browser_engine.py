@@ -120,6 +120,7 @@ def test_the_page_answers_the_fixture_with_its_legal_cards_and_a_rule_for_each_o
         Path(artifacts).mkdir(parents=True, exist_ok=True)
         with (Path(artifacts) / "browser-engine-times.jsonl").open("a", encoding="utf-8") as out:
             out.write(json.dumps(times) + "\n")
+        browser.screenshot(Path(artifacts) / f"may-i-play-{lang}.png")
 
 
 def test_a_situation_typed_in_the_form_is_answered_and_kept_in_the_address(
@@ -141,3 +142,14 @@ def test_a_situation_typed_in_the_form_is_answered_and_kept_in_the_address(
     browser.click(browser.find("#bt-mip-submit"))
     _wait_until(lambda: _state(browser) == "error", 60, "a card that is not one gave no error")
     assert "ZZ" in browser.js("return document.querySelector('.bt-mip-error').textContent")
+
+
+def test_a_browser_that_cannot_run_the_engine_is_told_so(site: Path, browser: WebDriver) -> None:
+    # Opened from a file, the browser refuses the page's module script: the page says what it needs.
+    _engine_pages(site)
+    browser.get((site / "fr" / "may-i-play" / "index.html").as_uri())
+    _wait_until(lambda: browser.js("return document.readyState") == "complete", 60, "the page did not load")
+    words = yaml.safe_load((REPO / "belote_ref" / "site" / "locales" / "fr.yaml").read_text(encoding="utf-8"))
+    status = browser.js("return document.getElementById('bt-mip-status').textContent")
+    assert status == words["may_i_play"]["no_script"] or status.startswith(words["may_i_play"]["failed"][:20])
+    assert browser.js("return document.getElementById('bt-mip-submit').disabled")

@@ -19,7 +19,7 @@ from belote_ref.rules.ruleset import shipped_rulesets
 from belote_ref.site.browser_assets import ENGINE_FOLDER
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import _lang_switch, md, param_page, ruleset_title
-from belote_ref.site.wording import phrases
+from belote_ref.site.wording import phrases, t
 
 __all__ = ["SCRIPT", "may_i_play_md", "may_i_play_page", "may_i_play_script"]
 
@@ -77,7 +77,8 @@ def may_i_play_md(data: SiteData, lang: str, megabytes: int) -> str:
     options = "".join(f'<option value="{html.escape(r.id)}">{html.escape(ruleset_title(r, lang))}</option>'
                       for r in data.rulesets if r.id in shipped)
     trumps = "".join(f'<option value="{token}">{html.escape(words["trumps"][token])}</option>' for token in _TRUMPS)
-    config = {"words": {key: value for key, value in words.items() if isinstance(value, str)},
+    strings = {key: value for key, value in words.items() if isinstance(value, str)}
+    config = {"words": strings | {"colon": t(lang, "colon")},
               "megabytes": megabytes, "rules": _rules(data, lang, path)}
     script = posixpath.relpath(SCRIPT, posixpath.dirname(_url(path)))
     form = f"""<form id="bt-mip" class="bt-mip" hidden>
@@ -94,9 +95,10 @@ def may_i_play_md(data: SiteData, lang: str, megabytes: int) -> str:
     return "\n".join([
         f"# {md(words['title'])}", "", _lang_switch(path, lang), md(words["intro"]), "",
         form, "",
-        '<p id="bt-mip-status" role="status" aria-live="polite"></p>', "",
+        # Until the script runs, the status says what the page needs: it stays if the script cannot run
+        # (no JavaScript, or a page opened from a file, where the browser refuses module scripts).
+        f'<p id="bt-mip-status" role="status" aria-live="polite">{html.escape(words["no_script"])}</p>', "",
         '<div id="bt-mip-answer" aria-live="polite"></div>', "",
-        f"<noscript><p>{html.escape(words['no_script'])}</p></noscript>", "",
         f'<script type="application/json" id="bt-mip-config">{_json(config)}</script>', "",
         f'<script type="module" src="{script}"></script>', "",
     ])

@@ -47,14 +47,14 @@ function cardList(cards) {
 function show(result) {
   answerBox.replaceChildren();
   if (result.error) {
-    answerBox.append(element("p", { class: "bt-mip-error", role: "alert" }, `${words.error}: `,
+    answerBox.append(element("p", { class: "bt-mip-error", role: "alert" }, `${words.error}${words.colon}`,
                              element("code", {}, result.error)));
   } else {
-    const legal = element("p", { class: "bt-mip-legal" }, element("strong", {}, `${words.legal}: `));
+    const legal = element("p", { class: "bt-mip-legal" }, element("strong", {}, `${words.legal}${words.colon}`));
     cardList(result.legal).forEach((node, i) => legal.append(...(i ? [" ", node] : [node])));
     answerBox.append(legal);
     if (result.illegal.length) {
-      answerBox.append(element("p", {}, element("strong", {}, `${words.illegal}:`)));
+      answerBox.append(element("p", {}, element("strong", {}, `${words.illegal}${words.colon.trimEnd()}`)));
       const list = element("ul", { class: "bt-mip-illegal" });
       for (const item of result.illegal) {
         const rule = config.rules[item.rule] || { title: item.rule, href: null };
@@ -62,7 +62,7 @@ function show(result) {
                                : element("span", { "data-rule": item.rule }, rule.title);
         list.append(element("li", { "data-card": item.card }, element("code", {}, item.card),
                             ` — ${words.forbidden_by} `, name, ". ",
-                            element("small", {}, `${words.engine_says}: `, element("code", {}, item.message))));
+                            element("small", {}, `${words.engine_says}${words.colon}`, element("code", {}, item.message))));
       }
       answerBox.append(list);
     }
