@@ -71,7 +71,7 @@ def browser_assets(folder: Path | None = None) -> BrowserAssets:
         raise _missing(f"{pyodide} lacks {', '.join(missing)}")
     try:
         packages = _site_packages_zip(folder / "wheels")
-    except (OSError, zipfile.BadZipFile, tarfile.TarError, ValueError) as error:
+    except (OSError, zipfile.BadZipFile, tarfile.TarError) as error:
         raise _missing(f"the browser's Python packages cannot be made from {folder / 'wheels'}: {error}") from None
     files = {f"{ENGINE_FOLDER}/pyodide/{name}": (pyodide / name).read_bytes() for name in PYODIDE_FILES}
     files[f"{ENGINE_FOLDER}/site-packages.zip"] = packages
@@ -116,10 +116,10 @@ def _site_packages_zip(wheels: Path) -> bytes:
     wheel_files = sorted(wheels.glob("*.whl"))
     sdists = sorted(wheels.glob("pyyaml-*.tar.gz")) + sorted(wheels.glob("PyYAML-*.tar.gz"))
     if not wheel_files or not sdists:
-        raise ValueError("no wheels or no PyYAML sdist (bash browser/fetch)")
+        raise _missing(f"no wheels or no PyYAML sdist in {wheels} (bash browser/fetch)")
     for wheel in wheel_files:
         if not wheel.name.endswith("-none-any.whl"):
-            raise ValueError(f"{wheel.name} is not pure Python")
+            raise _missing(f"{wheel} is not pure Python")
         with zipfile.ZipFile(wheel) as archive:
             for info in archive.infolist():
                 if not info.is_dir():
@@ -133,7 +133,7 @@ def _site_packages_zip(wheels: Path) -> bytes:
                 if handle is not None:
                     entries[f"yaml/{parts[3]}"] = handle.read()
     if not any(name.startswith("yaml/") for name in entries):
-        raise ValueError(f"{sdists[-1].name} has no lib/yaml")
+        raise _missing(f"{sdists[-1]} has no lib/yaml")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as out:
         for name in sorted(entries):
