@@ -21,6 +21,7 @@ from typing import Any
 from belote_ref.core.errors import BeloteRefError
 from belote_ref.rules.ruleset import Ruleset, load_ruleset
 from belote_ref.site import reuse as memory
+from belote_ref.site.browser_assets import BrowserAssets, browser_assets
 from belote_ref.site.config import docs_dir_of, find_config
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.pages import Site, generate_pages
@@ -29,12 +30,14 @@ from belote_ref.site.reuse import Progress, sync_tree
 from belote_ref.site.wording import LANGUAGES, t
 
 
-def tree_contents(docs_dir: Path, data: SiteData | None = None) -> tuple[Site, dict[str, bytes]]:
+def tree_contents(docs_dir: Path, data: SiteData | None = None,
+                  engine: BrowserAssets | None = None) -> tuple[Site, dict[str, bytes]]:
     """The generated pages, and every file of the tree MkDocs reads (relative path -> bytes): the
-    hand-written ``docs_dir`` and the generated pages, each page with its other-language link."""
+    hand-written ``docs_dir`` and the generated pages, each page with its other-language link; with
+    ``engine``, the interactive pages and the files they run the engine from."""
     hand_files = {path.relative_to(docs_dir).as_posix(): path for path in sorted(docs_dir.rglob("*")) if path.is_file()}
     hand_pages = [relative for relative in hand_files if relative.endswith(".md")]
-    site = generate_pages(data, hand_pages)
+    site = generate_pages(data, hand_pages, engine)
     clash = sorted(set(site.pages) & set(hand_pages))
     if clash:
         raise BeloteRefError(f"docs/ has hand-written pages where generated pages go: {', '.join(clash)}", code="docs")
@@ -138,6 +141,16 @@ def _load(load_config: Any, config_path: Path, **overrides: Any) -> Any:
         # MkDocs has logged what is wrong; its Abort says only that it stopped.
         raise BeloteRefError(f"the site did not build: {config_path}: the configuration is not valid ({error})",
                              code="docs") from None
+
+
+def _engine_or_none() -> BrowserAssets | None:
+    """The files the interactive pages run the engine from; without them (``bash browser/fetch`` not
+    run) the site is built without those pages, and the build says so in one line."""
+    try:
+        return browser_assets()
+    except BeloteRefError as error:
+        print(f"docs build: {error}", file=sys.stderr)
+        return None
 
 
 def _house_rules(paths: Sequence[str | os.PathLike[str]]) -> list[Ruleset]:
@@ -260,7 +273,7 @@ def _build_in(folder: Path, work: Path | None, out: Path, load_config: Any, conf
         base = _load(load_config, config_path)
         tree = folder / "docs"
         data = load_site_data(reports_dir=find_reports_dir(config_path), extra_rulesets=house)
-        site, contents = tree_contents(Path(base.docs_dir), data)
+        site, contents = tree_contents(Path(base.docs_dir), data, _engine_or_none())
         memory.sync_tree(tree, contents)
         with _staging_dir(out) as staging:
             # MkDocs empties its site_dir first: it is given a folder of its own.

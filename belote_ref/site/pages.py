@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from belote_ref.site.api_page import api_page
+from belote_ref.site.browser_assets import BrowserAssets
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.dependencies_page import dependencies_md, dependencies_page
 from belote_ref.site.downloads import download_files, downloads_page
@@ -15,6 +16,7 @@ from belote_ref.site.fixture_pages import examples_page, fixture_md, regression_
 from belote_ref.site.how_to_play import how_to_play_md, how_to_play_page
 from belote_ref.site.implementations import implementations_page
 from belote_ref.site.markup import md, rel, ruleset_title
+from belote_ref.site.may_i_play_page import SCRIPT, may_i_play_md, may_i_play_page, may_i_play_script
 from belote_ref.site.rule_pages import home_page, landing_page, sources_page, topic_page
 from belote_ref.site.ruleset_pages import compare_page, ruleset_page, rulesets_page
 from belote_ref.site.sheets import sheet_md, sheet_page
@@ -30,16 +32,24 @@ class Site:
     files: dict[str, bytes] = field(default_factory=dict)  # downloadable files, by path in the site
 
 
-def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = ()) -> Site:
-    """Every generated page and the nav (``hand_pages``: the hand-written pages found in ``docs/``)."""
+def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = (),
+                   engine: BrowserAssets | None = None) -> Site:
+    """Every generated page and the nav (``hand_pages``: the hand-written pages found in ``docs/``); with
+    ``engine`` (the files the browser runs the engine from), the interactive pages and those files."""
     data = data or load_site_data()
     hand_pages = sorted(hand_pages)
     data.hand_pages = frozenset(hand_pages)
     pages: dict[str, str] = {"index.md": landing_page(data)}
     files = download_files(data)
+    if engine is not None:
+        files.update(engine.files)
+        files[SCRIPT] = may_i_play_script()
+        megabytes = round(sum(len(content) for content in engine.files.values()) / 1e6)
     for lang in LANGUAGES:
         pages[f"{lang}/index.md"] = home_page(data, lang)
         pages[how_to_play_page(lang)] = how_to_play_md(data, lang)
+        if engine is not None:
+            pages[may_i_play_page(lang)] = may_i_play_md(data, lang, megabytes)
         for slug, _ in data.topics:
             pages[f"{lang}/rules/{slug}.md"] = topic_page(data, lang, slug)
         pages[f"{lang}/rulesets.md"] = rulesets_page(data, lang)
@@ -83,6 +93,8 @@ def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]
     for lang in LANGUAGES:
         section: list[Any] = [{t(lang, "home"): f"{lang}/index.md"},
                               {phrases(lang)["how_to_play"]["title"]: how_to_play_page(lang)}]
+        if may_i_play_page(lang) in pages:
+            section.append({phrases(lang)["may_i_play"]["title"]: may_i_play_page(lang)})
         section.append({t(lang, "topics"): [{topic_title(s, lang): f"{lang}/rules/{s}.md"}
                                             for s, _ in data.topics]})
         section.append({t(lang, "rulesets"): [{t(lang, "rulesets"): f"{lang}/rulesets.md"}]

@@ -1,0 +1,60 @@
+"""The answer of the "May I play this card?" page, computed in the reader's browser by the engine itself.
+
+The page's script (``browser/may_i_play.js``) runs this module under Pyodide and passes the form as
+plain strings; :func:`answer` returns plain JSON data, so that nothing but strings and lists cross
+between JavaScript and Python. It imports only the engine, never MkDocs: the browser has the
+package without the ``docs`` extra.
+
+The trick is typed in the order the cards were played; who led does not matter to what may be
+played (only who is partner of whom, which the order gives), so the leader is taken to be North.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from belote_ref.core.cards import CardSet, Seat, Trump, parse_cards, trump_of
+from belote_ref.core.errors import BeloteRefError
+from belote_ref.engine.play import Trick, explain_illegal, legal_plays
+from belote_ref.rules.ruleset import find_ruleset, shipped_rulesets
+
+__all__ = ["answer", "ruleset_choices"]
+
+
+def ruleset_choices() -> list[str]:
+    """The ids of the shipped rulesets, classic first."""
+    return list(shipped_rulesets())
+
+
+def answer(ruleset_id: str, trump_token: str, trick_text: str, hand_text: str) -> dict[str, Any]:
+    """``{"legal": [cards], "illegal": [{"card", "rule", "message"}]}`` for the hand's cards, or
+    ``{"error": one line}`` when the situation cannot be read."""
+    try:
+        return _answer(ruleset_id, trump_token, trick_text, hand_text)
+    except BeloteRefError as error:
+        return {"error": " ".join(str(error).split())}
+
+
+def _answer(ruleset_id: str, trump_token: str, trick_text: str, hand_text: str) -> dict[str, Any]:
+    rules = find_ruleset(ruleset_id)
+    trump = trump_of(Trump.parse(trump_token.strip().upper()))
+    trick_cards = parse_cards(trick_text.upper())
+    hand_cards = parse_cards(hand_text.upper())
+    if len(trick_cards) > 3:
+        raise BeloteRefError(f"a trick holds at most 3 cards before the player's: {len(trick_cards)} given")
+    if not hand_cards:
+        raise BeloteRefError("the hand is empty: type the player's cards, e.g. 7H QH KD 8C")
+    seen: set[int] = set()
+    for card in trick_cards + hand_cards:
+        if card in seen:
+            raise BeloteRefError(f"{card} is given twice")
+        seen.add(card)
+    hand = CardSet(hand_cards)
+    trick = Trick(Seat.N, tuple(trick_cards))
+    legal = legal_plays(rules, trump, hand, trick)
+    illegal = []
+    for card in hand_cards:
+        violation = explain_illegal(rules, trump, hand, trick, card)
+        if violation is not None:
+            illegal.append({"card": str(card), "rule": violation.rule, "message": violation.message})
+    return {"legal": [str(card) for card in hand_cards if card in legal], "illegal": illegal}

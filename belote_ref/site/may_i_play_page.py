@@ -1,0 +1,104 @@
+"""The page "May I play this card?" / "Est-ce jouable ?" of each language: a form whose answer the
+reference engine computes in the reader's browser (see :mod:`belote_ref.site.browser_assets` for the
+engine's files and :mod:`belote_ref.site.may_i_play` for the answer).
+
+The page is static HTML; its words (the locale files), the shipped rulesets and where each rule's
+section is are written into it as JSON for the script, which loads the engine only on this page.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import posixpath
+from importlib.resources import files
+from typing import Any
+
+from belote_ref.engine.play import RULE_CARD_IN_HAND, RULE_FOLLOW_SUIT, RULE_MUST_OVERTRUMP, RULE_MUST_TRUMP
+from belote_ref.rules.ruleset import shipped_rulesets
+from belote_ref.site.browser_assets import ENGINE_FOLDER
+from belote_ref.site.data import SiteData
+from belote_ref.site.markup import _lang_switch, md, param_page, ruleset_title
+from belote_ref.site.wording import phrases, t
+
+__all__ = ["SCRIPT", "may_i_play_md", "may_i_play_page", "may_i_play_script"]
+
+#: The page's script, in the site beside the engine's files.
+SCRIPT = f"{ENGINE_FOLDER}/may-i-play.js"
+
+_BASE_RULES = (RULE_FOLLOW_SUIT, RULE_MUST_TRUMP, RULE_MUST_OVERTRUMP, RULE_CARD_IN_HAND)
+_TRUMPS = ("H", "S", "D", "C", "SA", "TA")
+
+
+def may_i_play_page(lang: str) -> str:
+    return f"{lang}/may-i-play.md"
+
+
+def may_i_play_script() -> bytes:
+    """The page's script, shipped in the package beside this module."""
+    return files("belote_ref.site").joinpath("browser", "may_i_play.js").read_bytes()
+
+
+def _url(page: str) -> str:
+    """A page's address as MkDocs serves it (directory URLs), anchor kept:
+    ``en/rules/play.md#x`` -> ``en/rules/play/#x``."""
+    path, _, anchor = page.partition("#")
+    return path.removesuffix(".md") + "/" + (f"#{anchor}" if anchor else "")
+
+
+def _link(src: str, dst: str) -> str:
+    """The address of ``dst`` from the page ``src`` once served (both from the docs root)."""
+    target = _url(dst)
+    path, _, anchor = target.partition("#")
+    link = posixpath.relpath(path, _url(src).rstrip("/")) + "/"
+    return link + (f"#{anchor}" if anchor else "")
+
+
+def _rules(data: SiteData, lang: str, path: str) -> dict[str, dict[str, str]]:
+    """Every rule the engine may name for an illegal card: its title in ``lang`` and its section's address."""
+    words = phrases(lang)["may_i_play"]["base_rules"]
+    rules = {pid: {"title": parameter.title_in(lang), "href": _link(path, param_page(data, lang, pid))}
+             for pid, parameter in data.registry.parameters.items()}
+    for rule in _BASE_RULES:
+        rules[rule] = {"title": words[rule], "href": _link(path, f"{lang}/rules/{data.topic_of(rule)}.md")}
+    return rules
+
+
+def _json(value: Any) -> str:
+    # Inside <script> nothing may close the element: "<" never appears raw.
+    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
+
+
+def may_i_play_md(data: SiteData, lang: str, megabytes: int) -> str:
+    """The page's Markdown; ``megabytes``: what the reader's browser downloads the first time."""
+    path = may_i_play_page(lang)
+    words = phrases(lang)["may_i_play"]
+    shipped = set(shipped_rulesets())
+    options = "".join(f'<option value="{html.escape(r.id)}">{html.escape(ruleset_title(r, lang))}</option>'
+                      for r in data.rulesets if r.id in shipped)
+    trumps = "".join(f'<option value="{token}">{html.escape(words["trumps"][token])}</option>' for token in _TRUMPS)
+    strings = {key: value for key, value in words.items() if isinstance(value, str)}
+    config = {"words": strings | {"colon": t(lang, "colon")},
+              "megabytes": megabytes, "rules": _rules(data, lang, path)}
+    script = posixpath.relpath(SCRIPT, posixpath.dirname(_url(path)))
+    form = f"""<form id="bt-mip" class="bt-mip" hidden>
+<p><label for="bt-mip-ruleset">{html.escape(words["ruleset"])}</label>
+<select id="bt-mip-ruleset" name="ruleset">{options}</select></p>
+<p><label for="bt-mip-trump">{html.escape(words["trump"])}</label>
+<select id="bt-mip-trump" name="trump">{trumps}</select></p>
+<p><label for="bt-mip-trick">{html.escape(words["trick"])}</label>
+<input id="bt-mip-trick" name="trick" placeholder="8D AD" autocomplete="off" spellcheck="false"></p>
+<p><label for="bt-mip-hand">{html.escape(words["hand"])}</label>
+<input id="bt-mip-hand" name="hand" placeholder="TS 9H QH 7C" autocomplete="off" spellcheck="false"></p>
+<p><button id="bt-mip-submit" type="submit" disabled>{html.escape(words["submit"])}</button></p>
+</form>"""
+    return "\n".join([
+        f"# {md(words['title'])}", "", _lang_switch(path, lang), md(words["intro"]), "",
+        form, "",
+        # Until the script runs, the status says what the page needs: it stays if the script cannot run
+        # (no JavaScript, or a page opened from a file, where the browser refuses module scripts).
+        f'<p id="bt-mip-status" role="status" aria-live="polite">{html.escape(words["no_script"])}</p>', "",
+        '<div id="bt-mip-answer" aria-live="polite"></div>', "",
+        f'<script type="application/json" id="bt-mip-config">{_json(config)}</script>', "",
+        f'<script type="module" src="{script}"></script>', "",
+    ])
