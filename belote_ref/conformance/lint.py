@@ -133,7 +133,8 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
         if fixture.kind == "replay" and isinstance(plays, list) and len(plays) == 32 and total != 32:
             problems.append(at(base, f"a whole deal holds 32 distinct cards; found {total}", "lint.deal"))
         # A misdeal ends the deal before any card is played: it has no tricks.
-        misdeal = isinstance(deal, dict) and isinstance(deal.get("fault"), dict) and deal["fault"].get("kind") == "misdeal"
+        fault = deal.get("fault") if isinstance(deal, dict) else None
+        misdeal = isinstance(fault, dict) and fault.get("kind") == "misdeal"
         if fixture.kind in ("score", "match") and total != 32 and not rejects and not misdeal:
             problems.append(at((*base, "tricks"), f"8 tricks hold 32 distinct cards; found {total}", "lint.deal"))
     # Branches: reachable, card totals, exhaustiveness.

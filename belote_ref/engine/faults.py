@@ -10,7 +10,7 @@
 
 The fault is taken as the players agreed it happened: which seat, at which trick (the engine does
 not search the tricks for it, as a table does not replay a deal to find who revoked). What it costs
-is read from the ruleset's ``penalties.*`` values (rules.md §1.14, registry articles 9.x), never from
+is read from the ruleset's ``penalties.*`` values (registry articles 9.x), never from
 a ruleset's name:
 
 - ``penalties.revoke.found_at_end``: ``deal_lost`` gives the innocent side
