@@ -590,8 +590,8 @@ class _Words(HTMLParser):
     def handle_data(self, data: str) -> None:
         if not self.skipping:
             # Accented letters belong to the word: "notés" is not the English "not".
-            # A word after a dot is part of a name (rjcv.be), not prose.
-            self.words += re.findall(r"(?<![\w.])[A-Za-zÀ-ÖØ-öø-ÿŒœ][a-zß-öø-ÿœ']+", data)
+            # A word after a dot (rjcv.be) or joined to a capital (CardWeb, GameDuell) is part of a name.
+            self.words += re.findall(r"(?<![\w.])[A-Za-zÀ-ÖØ-öø-ÿŒœ][a-zß-öø-ÿœ']+(?![A-ZÀ-ÖØ-Þ])", data)
 
 
 def _english_in(page: str) -> list[str]:
@@ -919,3 +919,13 @@ def test_a_card_is_named_in_the_page_language_and_a_forbidden_card_says_so() -> 
     assert 'aria-label="queen of hearts, cannot be played"' in card_html("QH", "bt-illegal", lang="en")
     for lang in LANGUAGES:
         assert 'role="img"' in card_html("7C", lang=lang) and 'title="KD"' not in card_html("KD", lang=lang)
+
+
+def test_an_example_a_note_names_is_a_link_to_its_page_not_words() -> None:
+    from belote_ref.site.fixture_pages import fixture_md
+
+    data = load_site_data()
+    fixture = next(f for f in data.hand if f.id == "play-deal.tout-atout.capot-with-four-belotes")
+    for lang in LANGUAGES:
+        page = fixture_md(data, lang, fixture)
+        assert "[`score.tout-atout.capot-with-four-belotes`](score.tout-atout.capot-with-four-belotes.md)" in page, lang

@@ -6,6 +6,7 @@ import html
 import json
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, cast
 
 from belote_ref.conformance.corpus import Fixture
@@ -145,6 +146,20 @@ def _predicate_md(data: SiteData, lang: str, path: str, predicate: Mapping[str, 
     return ", ".join(parts)
 
 
+@lru_cache(maxsize=4)
+def _example_ids(ids: frozenset[str]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.-])(?:{alternatives})(?![\w-]|\.\w)")
+
+
+def _with_example_links(data: SiteData, lang: str, path: str, markdown: str) -> str:
+    """A note's Markdown with the ids of the examples it names ("the deal of score.capot.x") as links to
+    their pages: an id is a name to follow, not words of the page's language."""
+    by_id = {fixture.id: fixture for fixture in data.fixtures}
+    return _example_ids(frozenset(by_id)).sub(
+        lambda found: f"[{code(found.group(0))}]({rel(path, fixture_page(lang, by_id[found.group(0)]))})", markdown)
+
+
 def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
     """The worked-example page of one hand fixture."""
     path = fixture_page(lang, fixture)
@@ -206,11 +221,13 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
     out += ["</section>", ""]
     note = fx.get(f"note_{lang}") if lang != "en" else fx.get("note")
     if note:
-        out += [f"## {t(lang, 'author_note')}", "", md_with_cards(in_repository(note), lang), ""]
+        out += [f"## {t(lang, 'author_note')}", "",
+                _with_example_links(data, lang, path, md_with_cards(in_repository(note), lang)), ""]
     elif fx.get("note"):
         # The author's English note, kept for the record and marked as English for readers and tools.
+        english = _with_example_links(data, lang, path, md_with_cards(in_repository(fx["note"])))
         out += [f'??? note "{t(lang, "author_note_other")}"', "", '    <div lang="en" markdown>', "",
-                "    " + md_with_cards(in_repository(fx["note"])).replace("\n", "\n    "), "", "    </div>", ""]
+                "    " + english.replace("\n", "\n    "), "", "    </div>", ""]
     source = fx.get("source") or {}
     if source:
         out += [f"## {t(lang, 'source')}", ""]
