@@ -26,7 +26,7 @@ from belote_ref.rules.predicates import same_value
 from belote_ref.rules.registry import Registry, load_registry
 from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
 
-__all__ = ["ANY", "Claims", "check_claims", "departures"]
+__all__ = ["ANY", "FAULT_FIELD", "Claims", "check_claims", "departures", "must_be_listed"]
 
 ANY = "*"
 
@@ -112,8 +112,10 @@ class Claims:
         return values == ANY or any(same_value(value, v) for v in values)
 
     def reason_not_applicable(self, kind: str, ruleset: Ruleset, depends_on: Iterable[str],
-                              needs_protocol: int = 1) -> str | None:
-        """None when the case applies; otherwise why not, in words."""
+                              needs_protocol: int = 1, listed: Iterable[str] = ()) -> str | None:
+        """None when the case applies; otherwise why not, in words. Each parameter of ``listed``
+        must be claimed in the adapter's own ``supports.parameters``, not through a ruleset (see
+        :func:`must_be_listed`)."""
         if needs_protocol > self.protocol:
             return f"needs protocol {needs_protocol}"
         if kind not in self.kinds:
@@ -121,6 +123,9 @@ class Claims:
         claims = self.for_kind(kind)
         if not claims.rulesets and not claims.parameters:
             return "no ruleset and no parameter declared"
+        for parameter_id in listed:
+            if parameter_id not in claims.parameters:
+                return f"a case with a fault needs {parameter_id} listed in supports.parameters"
         for parameter_id in depends_on:
             value = ruleset.params.get(parameter_id)
             if not claims.claims_value(parameter_id, value):
@@ -133,6 +138,22 @@ class Claims:
         if isinstance(expected, Mapping) and "rejected" in expected and not self.for_kind(kind).validates:
             return f"{kind} does not validate its situations (supports.by_kind.{kind}.validates: false)"
         return None
+
+
+#: The field of a ``score`` case's ``given`` that says the deal ended on a fault (docs/protocol.md).
+FAULT_FIELD = "fault"
+#: The area of the parameters that say what a fault costs.
+PENALTIES_AREA = "penalties."
+
+
+def must_be_listed(given: Any, depends_on: Iterable[str]) -> list[str]:
+    """The parameters a case needs claimed by name: for a case whose ``given`` carries a fault,
+    the ``penalties.*`` it depends on. An adapter written before faults were in the protocol claims
+    their defaults through its rulesets without knowing the field, and would score the deal as if
+    it had been played out; naming the parameters is how an adapter says it reads the field."""
+    if not isinstance(given, Mapping) or given.get(FAULT_FIELD) is None:
+        return []
+    return [parameter_id for parameter_id in depends_on if parameter_id.startswith(PENALTIES_AREA)]
 
 
 #: The claims of one kind's own: ``by_kind.play.tricks_alone`` and ``by_kind.score.validates``.

@@ -132,7 +132,10 @@ def _check_fixture(fixture: Fixture, registry: Registry) -> list[Diagnostic]:
         plays = deal.get("plays") if isinstance(deal, dict) else None
         if fixture.kind == "replay" and isinstance(plays, list) and len(plays) == 32 and total != 32:
             problems.append(at(base, f"a whole deal holds 32 distinct cards; found {total}", "lint.deal"))
-        if fixture.kind in ("score", "match") and total != 32 and not rejects:
+        # A misdeal ends the deal before any card is played: it has no tricks.
+        fault = deal.get("fault") if isinstance(deal, dict) else None
+        misdeal = isinstance(fault, dict) and fault.get("kind") == "misdeal"
+        if fixture.kind in ("score", "match") and total != 32 and not rejects and not misdeal:
             problems.append(at((*base, "tricks"), f"8 tricks hold 32 distinct cards; found {total}", "lint.deal"))
     # Branches: reachable, card totals, exhaustiveness.
     named: dict[str, set[str]] = {}

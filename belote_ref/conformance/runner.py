@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, SubprocessAdapter
-from belote_ref.conformance.applicability import Claims
+from belote_ref.conformance.applicability import Claims, must_be_listed
 from belote_ref.conformance.branches import branch_cases_of
 from belote_ref.conformance.corpus import AUCTION_KINDS, AUCTION_PARAMETER, Fixture, compare_results
 from belote_ref.conformance.dependencies import dependencies_of
@@ -117,7 +117,9 @@ def not_applicable_reason(claims: Claims, case: Case) -> str | None:
     # An adapter of the newest version can express every case: the search of the case's JSON for
     # a version-2 name, done for every case of a run, is needed only for an older one.
     needed = protocol_needed(case) if claims.protocol < SUPPORTED_PROTOCOLS[-1] else claims.protocol
-    return (claims.reason_not_applicable(case.fixture.kind, case.ruleset, dependencies_of(case.fixture), needed)
+    depends_on = dependencies_of(case.fixture)
+    return (claims.reason_not_applicable(case.fixture.kind, case.ruleset, depends_on, needed,
+                                         must_be_listed(case.given, depends_on))
             or claims.rejection_reason(case.fixture.kind, case.expected))
 
 

@@ -81,6 +81,8 @@ def _rename(kind: str, given: Mapping[str, Any], result: Mapping[str, Any], card
             new_given[key] = seat(new_given[key])
     if isinstance(new_given.get("belote"), Mapping):  # tout-atout: suit -> announcing seat
         new_given["belote"] = {suit(key): seat(holder) for key, holder in new_given["belote"].items()}
+    if isinstance(new_given.get("fault"), Mapping) and "by" in new_given["fault"]:
+        new_given["fault"] = {**new_given["fault"], "by": seat(new_given["fault"]["by"])}
     if "trick" in new_given:
         new_given["trick"] = _trick(new_given["trick"], card, seat)
     if isinstance(new_given.get("tricks"), list):
@@ -107,7 +109,9 @@ def _rename(kind: str, given: Mapping[str, Any], result: Mapping[str, Any], card
         for key in ("card_points", "announcements", "deal_score"):
             if key in new_result:
                 new_result[key] = _teams(new_result[key], team)
-        for key in ("belote", "capot"):
+        if new_result.get("next_dealer") is not None:  # a misdeal's answer
+            new_result["next_dealer"] = seat(new_result["next_dealer"])
+        for key in ("belote", "capot", "barred"):
             if isinstance(new_result.get(key), Mapping):  # tout-atout belotes: suit -> team
                 new_result[key] = {suit(s): team(holder) for s, holder in new_result[key].items()}
             elif new_result.get(key) is not None:

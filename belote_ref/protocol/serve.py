@@ -39,6 +39,7 @@ from belote_ref.engine.deal import (
     play_out,
     run_auction,
 )
+from belote_ref.engine.faults import FAULT_KINDS, Fault, score_misdeal, score_revoke
 from belote_ref.engine.match import Match
 from belote_ref.engine.play import Trick, legal_plays, trick_points, trick_winner
 from belote_ref.engine.scoring import Belote, score_deal
@@ -243,12 +244,49 @@ def _score_arguments(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]
     }
 
 
+def _fault(given: Mapping[str, Any]) -> Fault | None:
+    """``given.fault``, the fault that ended the deal (docs/protocol.md, "A deal ended on a fault"), or
+    None for a deal played out; a malformed one is a GivenError of one line."""
+    data = given.get("fault")
+    if data is None:
+        return None
+    if not isinstance(data, Mapping):
+        raise GivenError(f"given.fault must be an object {{kind, by, ...}}; found {json.dumps(data)}")
+    kind = data.get("kind")
+    if kind not in FAULT_KINDS:
+        raise GivenError(f"given.fault.kind must be one of {', '.join(FAULT_KINDS)}; found {json.dumps(kind)}")
+    by = _seat(data.get("by"))
+    allowed = {"kind", "by", "trick"} if kind == "revoke" else {"kind", "by", "attempt"}
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise GivenError(f"given.fault: a {kind} takes {', '.join(sorted(allowed))}; found {', '.join(unknown)}")
+    if kind == "revoke":
+        trick = data.get("trick")
+        if type(trick) is not int or not 1 <= trick <= 8:
+            raise GivenError(f"given.fault.trick must be the revoke's trick, 1 to 8; found {json.dumps(trick)}")
+        return Fault("revoke", by, trick=trick)
+    attempt = data.get("attempt", 1)
+    if type(attempt) is not int or attempt < 1:
+        raise GivenError(f"given.fault.attempt must be a whole number >= 1; found {json.dumps(attempt)}")
+    dealer = _seat(_field(given, "dealer"))
+    if by is not dealer:
+        raise GivenError(f"given.fault.by: a misdeal is the dealer's ({dealer.name}); found {by.name}")
+    return Fault("misdeal", by, attempt=attempt)
+
+
 def _score(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> dict[str, Any]:
-    """A score case; in the bidding family the deal's ``bid`` (and no pot: the family has no litige)."""
+    """A score case; in the bidding family the deal's ``bid`` (and no pot: the family has no litige).
+    With ``given.fault`` the deal ended on a fault: a misdeal (no tricks), or a revoke."""
+    fault = _fault(given) if isinstance(given, Mapping) else None
+    if fault is not None and fault.kind == "misdeal":
+        return score_misdeal(rules, fault).to_json()
     try:
         arguments = _score_arguments(rules, given)
         _check_bid(rules, bid)
-        return score_deal(rules, pot=_pot(given) if bid is None else 0, bid=bid, **arguments).to_json()
+        pot = _pot(given) if bid is None else 0
+        if fault is not None:
+            return score_revoke(rules, fault, pot=pot, bid=bid, **arguments).to_json()
+        return score_deal(rules, pot=pot, bid=bid, **arguments).to_json()
     except GivenError:
         raise
     except BeloteRefError as error:
@@ -431,7 +469,9 @@ def _bid_auction(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _bid_score(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
-    return _score(rules, given, _given_bid(given))
+    # A misdeal ends the deal before any bid.
+    fault = _fault(given) if isinstance(given, Mapping) else None
+    return _score(rules, given, None if fault is not None and fault.kind == "misdeal" else _given_bid(given))
 
 
 def _bid_match(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:

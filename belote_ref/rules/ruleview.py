@@ -477,6 +477,89 @@ class Game(_Frozen):
     """Passed deals and the deal limit (``game.count_passed_deals``)."""
 
 
+class PenaltiesMisdeal(_Frozen):
+    """The ``penalties.misdeal.*`` parameters."""
+
+    __slots__ = ("repeat", "late")  # noqa: RUF023
+
+    repeat: Literal[
+        "redeal_only",
+        "bar_then_forfeit",
+        "forfeit_at_second",
+        "forfeit_at_third",
+        "referee_then_exclusion",
+    ]
+    """A misdeal made again (``penalties.misdeal.repeat``)."""
+    late: Literal["same_as_early", "forfeit_after_trump", "forfeit_plus_contract"]
+    """A misdeal found late (``penalties.misdeal.late``)."""
+
+
+class PenaltiesRevoke(_Frozen):
+    """The ``penalties.revoke.*`` parameters."""
+
+    __slots__ = ("found_at_once", "found_at_end", "announcements", "belote")  # noqa: RUF023
+
+    found_at_once: Literal["continue_suit_barred", "same_as_end", "innocent_choice"]
+    """A revoke seen at once (``penalties.revoke.found_at_once``)."""
+    found_at_end: Literal["deal_lost", "innocent_choice", "contract_to_opponents"]
+    """A revoke found at the end (``penalties.revoke.found_at_end``)."""
+    announcements: Literal["all_to_innocent", "innocent_own_only"]
+    """Announcements on a deal lost by a fault (``penalties.revoke.announcements``)."""
+    belote: Literal["kept_by_holder", "to_innocent", "lost"]
+    """The offenders' belote (``penalties.revoke.belote``)."""
+
+
+class PenaltiesOutOfTurn(_Frozen):
+    """The ``penalties.out_of_turn.*`` parameters."""
+
+    __slots__ = ("play", "bid")  # noqa: RUF023
+
+    play: Literal["card_exposed", "forfeit"]
+    """Playing out of turn (``penalties.out_of_turn.play``)."""
+    bid: Literal["bid_void_side_silent", "innocent_choice"]
+    """Speaking out of turn (``penalties.out_of_turn.bid``)."""
+
+
+class PenaltiesAnnouncement(_Frozen):
+    """The ``penalties.announcement.*`` parameters."""
+
+    __slots__ = ("cannot_show", "wrong_time")
+
+    cannot_show: Literal["points_to_opponents", "deal_lost"]
+    """An announcement that cannot be shown (``penalties.announcement.cannot_show``)."""
+    wrong_time: Literal["void"]
+    """An announcement out of time (``penalties.announcement.wrong_time``)."""
+
+
+class Penalties(_Frozen):
+    """The ``penalties.*`` parameters."""
+
+    __slots__ = (  # noqa: RUF023
+        "misdeal",
+        "forfeit_value",
+        "revoke",
+        "exposed_card",
+        "out_of_turn",
+        "announcement",
+        "signals",
+    )
+
+    misdeal: PenaltiesMisdeal
+    """The ``penalties.misdeal.*`` parameters."""
+    forfeit_value: int
+    """The points of a penalty (``penalties.forfeit_value``)."""
+    revoke: PenaltiesRevoke
+    """The ``penalties.revoke.*`` parameters."""
+    exposed_card: Literal["must_play_unless_opponents_allow", "must_play"]
+    """A card shown or dropped (``penalties.exposed_card``)."""
+    out_of_turn: PenaltiesOutOfTurn
+    """The ``penalties.out_of_turn.*`` parameters."""
+    announcement: PenaltiesAnnouncement
+    """The ``penalties.announcement.*`` parameters."""
+    signals: Literal["forfeit", "deal_void", "disqualification"]
+    """Signals to one's partner (``penalties.signals``)."""
+
+
 class SansAtout(_Frozen):
     """The ``sans_atout.*`` parameters."""
 
@@ -538,6 +621,7 @@ class RuleView(_Frozen):
         "announcements",
         "scoring",
         "game",
+        "penalties",
         "sans_atout",
         "tout_atout",
     )
@@ -552,6 +636,7 @@ class RuleView(_Frozen):
     announcements: Announcements
     scoring: Scoring
     game: Game
+    penalties: Penalties
     sans_atout: SansAtout
     tout_atout: ToutAtout
 
@@ -657,6 +742,19 @@ PARAMETER_IDS: tuple[str, ...] = (
     "auction.generale",
     "scoring.generale.value",
     "scoring.bid.flat_forfeit",
+    "penalties.misdeal.repeat",
+    "penalties.misdeal.late",
+    "penalties.forfeit_value",
+    "penalties.revoke.found_at_once",
+    "penalties.revoke.found_at_end",
+    "penalties.revoke.announcements",
+    "penalties.revoke.belote",
+    "penalties.exposed_card",
+    "penalties.out_of_turn.play",
+    "penalties.out_of_turn.bid",
+    "penalties.announcement.cannot_show",
+    "penalties.announcement.wrong_time",
+    "penalties.signals",
 )
 
 
@@ -676,6 +774,7 @@ def view_of(params: Mapping[str, Any]) -> RuleView:
         announcements=_announcements(params),
         scoring=_scoring(params),
         game=_game(params),
+        penalties=_penalties(params),
         sans_atout=_sans_atout(params),
         tout_atout=_tout_atout(params),
     )
@@ -866,6 +965,48 @@ def _game(params: Mapping[str, Any]) -> Game:
     )
 
 
+def _penalties_misdeal(params: Mapping[str, Any]) -> PenaltiesMisdeal:
+    return PenaltiesMisdeal(
+        repeat=params["penalties.misdeal.repeat"],
+        late=params["penalties.misdeal.late"],
+    )
+
+
+def _penalties_revoke(params: Mapping[str, Any]) -> PenaltiesRevoke:
+    return PenaltiesRevoke(
+        found_at_once=params["penalties.revoke.found_at_once"],
+        found_at_end=params["penalties.revoke.found_at_end"],
+        announcements=params["penalties.revoke.announcements"],
+        belote=params["penalties.revoke.belote"],
+    )
+
+
+def _penalties_out_of_turn(params: Mapping[str, Any]) -> PenaltiesOutOfTurn:
+    return PenaltiesOutOfTurn(
+        play=params["penalties.out_of_turn.play"],
+        bid=params["penalties.out_of_turn.bid"],
+    )
+
+
+def _penalties_announcement(params: Mapping[str, Any]) -> PenaltiesAnnouncement:
+    return PenaltiesAnnouncement(
+        cannot_show=params["penalties.announcement.cannot_show"],
+        wrong_time=params["penalties.announcement.wrong_time"],
+    )
+
+
+def _penalties(params: Mapping[str, Any]) -> Penalties:
+    return Penalties(
+        misdeal=_penalties_misdeal(params),
+        forfeit_value=params["penalties.forfeit_value"],
+        revoke=_penalties_revoke(params),
+        exposed_card=params["penalties.exposed_card"],
+        out_of_turn=_penalties_out_of_turn(params),
+        announcement=_penalties_announcement(params),
+        signals=params["penalties.signals"],
+    )
+
+
 def _sans_atout(params: Mapping[str, Any]) -> SansAtout:
     return SansAtout(
         card_order=tuple(params["sans_atout.card_order"]),
@@ -943,6 +1084,11 @@ class RuleAreas:
     def game(self) -> Game:
         """The ``game.*`` parameters, typed."""
         return self.view.game
+
+    @property
+    def penalties(self) -> Penalties:
+        """The ``penalties.*`` parameters, typed."""
+        return self.view.penalties
 
     @property
     def sans_atout(self) -> SansAtout:

@@ -24,6 +24,7 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("score", ("scoring",)),
     ("sa-ta", ("sans_atout", "tout_atout")),
     ("match", ("game",)),
+    ("faults", ("penalties",)),
 )
 OTHER_TOPIC: tuple[str, tuple[str, ...]] = ("other", ())
 
