@@ -32,7 +32,10 @@ pytestmark = pytest.mark.slow
 REGISTRY = load_registry()
 SHIPPED = [find_ruleset(ruleset_id) for ruleset_id in shipped_rulesets()]
 # Every shipped ruleset plays to points: classic played over a number of deals is compared too.
-COMPARED = [*SHIPPED, find_ruleset("classic").with_parameter("game.end", "deals")]
+# Beside the shipped rulesets, two that leave out rules every shipped one plays: a match of a number
+# of deals, and a revoke found at the end that does not lose the deal (the penalties of a lost deal).
+COMPARED = [*SHIPPED, find_ruleset("classic").with_parameter("game.end", "deals"),
+            find_ruleset("classic").with_parameter("penalties.revoke.found_at_end", "innocent_choice")]
 CONDITIONED = [pid for pid, p in REGISTRY.parameters.items() if p.applies_when and p.outcome]
 # A rule with one documented value (a reserved one, a table of which one reading is known) cannot
 # be set otherwise: there is nothing to compare.

@@ -100,3 +100,10 @@ def test_a_ruleset_without_rounding_gets_no_derived_case() -> None:
     classic = find_ruleset("classic")
     assert classic["scoring.rounding.mode"] == "none"
     assert not [case for case in build_cases(load_corpus(), [classic]) if "@rounding=" in case.id]
+
+
+def test_a_deal_ended_on_a_fault_is_never_derived_rounded() -> None:
+    # Its forfeit (162, 182 with the belote) stands as the rule texts write it: nearest_5 would make 180.
+    fixture = next(f for f in load_corpus() if f.id == "score.faults.revoke-by-the-belote-holder")
+    rounding = find_ruleset("classic").with_parameter("scoring.rounding.mode", "nearest_5")
+    assert fixture.expected(rounding) is None and rounded_expectation(fixture, rounding) is None

@@ -591,7 +591,8 @@ class _Words(HTMLParser):
         if not self.skipping:
             # Accented letters belong to the word: "notés" is not the English "not".
             # A word after a dot (rjcv.be) or joined to a capital (CardWeb, GameDuell) is part of a name.
-            self.words += re.findall(r"(?<![\w.])[A-Za-zÀ-ÖØ-öø-ÿŒœ][a-zß-öø-ÿœ']+(?![A-ZÀ-ÖØ-Þ])", data)
+            # The word ends where the letters end: "WebAssembly" is not "We" followed by more.
+            self.words += re.findall(r"(?<![\w.])[A-Za-zÀ-ÖØ-öø-ÿŒœ][a-zß-öø-ÿœ']+(?![A-Za-zÀ-ÖØ-öø-ÿŒœ])", data)
 
 
 def _english_in(page: str) -> list[str]:

@@ -43,8 +43,9 @@ ROUNDINGS: Mapping[str, Callable[[int], int]] = {
 def rounded_expectation(fixture: Fixture, ruleset: Ruleset) -> tuple[str, Mapping[str, Any]] | None:
     """``(variant, expected)`` of ``fixture`` under ``ruleset`` derived from its unrounded answer,
     or None when it is not derived: another kind or provenance, a ruleset whose rounding is not one
-    of :data:`ROUNDINGS`, a deal given as the last of a match, or a fixture that would not apply
-    under ``ruleset`` with ``scoring.rounding.mode: none`` either.
+    of :data:`ROUNDINGS`, a deal given as the last of a match, a deal ended on a fault (its forfeit
+    is never rounded: :mod:`belote_ref.engine.faults`), or a fixture that would not apply under
+    ``ruleset`` with ``scoring.rounding.mode: none`` either.
 
     Call it for a fixture that does not apply under ``ruleset`` itself: one that does keeps its own
     expectation.
@@ -52,7 +53,7 @@ def rounded_expectation(fixture: Fixture, ruleset: Ruleset) -> tuple[str, Mappin
     mode = str(ruleset.params.get(ROUNDING_PARAMETER))
     if fixture.provenance != "hand" or fixture.kind not in ROUNDED_KINDS or mode not in ROUNDINGS:
         return None
-    if fixture.given.get("final_deal"):
+    if fixture.given.get("final_deal") or fixture.given.get("fault"):
         return None
     unrounded = fixture.expected_under({**ruleset.params, ROUNDING_PARAMETER: "none"})
     if unrounded is None:
