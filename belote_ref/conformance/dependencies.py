@@ -160,11 +160,15 @@ def undeclared_dependencies(fixture: Fixture, registry: Registry | None = None) 
                     continue
                 if _answer(other, fixture) != reference:
                     reported.add(parameter_id)
-                    label = assignment.label
-                    if enabling is not None:
-                        label = f"{label}; with {enabling[0]}={json.dumps(enabling[1])}".lstrip("; ")
-                    yield parameter_id, value, label
+                    yield parameter_id, value, _label(assignment.label, enabling)
                     break
+
+
+def _label(assignment: str, enabling: tuple[str, Any] | None) -> str:
+    """The assignment a finding was made under, with the change that put the parameter in play."""
+    if enabling is None:
+        return assignment
+    return f"{assignment}; with {enabling[0]}={json.dumps(enabling[1])}".lstrip("; ")
 
 
 def _pinned(fixture: Fixture) -> set[str]:
@@ -201,10 +205,7 @@ def unpinned_dependencies(fixture: Fixture, registry: Registry | None = None) ->
                     continue
                 if _differs(other, fixture, expected):
                     reported.add(parameter_id)
-                    label = assignment.label
-                    if enabling is not None:
-                        label = f"{label}; with {enabling[0]}={json.dumps(enabling[1])}".lstrip("; ")
-                    yield parameter_id, value, label
+                    yield parameter_id, value, _label(assignment.label, enabling)
                     break
 
 
