@@ -37,15 +37,20 @@ class PageProgress:
             print(line, file=self.stream, flush=True)
 
 
+def _site_failed(error: BeloteRefError) -> int:
+    """A build that failed on the site's own grounds is one line and exit 1; anything else goes on up."""
+    if getattr(error, "code", "") != "docs":
+        raise error
+    print(f"error: {error}", file=sys.stderr)
+    return EXIT_FAILED
+
+
 def cmd_docs_build(args: argparse.Namespace) -> int:
     try:
         result = build_site(args.out, config_file=args.config, verbose=args.verbose, rulesets=args.ruleset or (),
                             progress=PageProgress(sys.stderr))
     except BeloteRefError as error:
-        if getattr(error, "code", "") != "docs":
-            raise
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_FAILED
+        return _site_failed(error)
     print(f"{result.pages} generated pages; site built in {result.seconds:.1f} s into {result.site_dir}")
     return EXIT_OK
 
@@ -75,8 +80,5 @@ def cmd_docs_serve(args: argparse.Namespace) -> int:
         serve_site(config_file=args.config, dev_addr=args.dev_addr, rulesets=args.ruleset or (),
                    progress=PageProgress(sys.stderr))
     except BeloteRefError as error:
-        if getattr(error, "code", "") != "docs":
-            raise
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_FAILED
+        return _site_failed(error)
     return EXIT_OK
