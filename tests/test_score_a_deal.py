@@ -5,6 +5,8 @@ typed as the page's form would be, both as the eight tricks and as the cards eac
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -13,7 +15,9 @@ import pytest
 from belote_ref.conformance.corpus import Fixture, load_corpus
 from belote_ref.core.cards import Card, Rank, Seat, Suit, Trump, parse_card, trump_of
 from belote_ref.rules.ruleset import Ruleset, find_ruleset, shipped_rulesets
-from belote_ref.site.score_a_deal import DealForm, answer, ruleset_needs
+from belote_ref.site.data import load_site_data
+from belote_ref.site.score_a_deal import DealForm, answer, answer_json, ruleset_needs
+from belote_ref.site.score_a_deal_page import score_a_deal_md, score_a_deal_page
 
 _MULTIPLIER_WORDS = {1: "", 2: "coinche"}
 
@@ -197,3 +201,34 @@ def test_a_house_rule_is_scored_by_its_own_values() -> None:
     shown = answer(dataclasses.replace(CLASSIC_DEAL, house=house))
     assert shown["ruleset"] == "our-club"
     assert shown["deal_score"] == {"NS": 180, "EW": 0}  # the chute base 160 + the belote 20
+
+
+def test_the_script_passes_the_form_as_json_text_and_gets_json_text() -> None:
+    fields = {name: getattr(CLASSIC_DEAL, name) for name in ("ruleset", "dealer", "taker", "trump", "tricks", "belote")}
+    shown = json.loads(answer_json(json.dumps(fields)))
+    assert shown["deal_score"] == {"NS": 182, "EW": 0}
+    assert set(json.loads(answer_json("[1, 2"))) == {"error"}
+    assert "unknown field(s) colour" in json.loads(answer_json('{"colour": "red"}'))["error"]
+    assert "West" not in answer(dataclasses.replace(CLASSIC_DEAL, dealer="O")).get("error", "")  # O: Ouest
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_page_links_every_rule_a_line_may_name_and_loads_its_script(lang: str) -> None:
+    page = score_a_deal_md(load_site_data(), lang, 14)
+    config = json.loads(re.search(r'<script type="application/json" id="bt-sad-config">(.*?)</script>', page)[1])
+    for rule in ("scoring.chute.base", "belote.value", "scoring.last_trick_bonus", "scoring.bid.formula",
+                 "scoring.litige.pot_to", "scoring.rounding.mode", "tout_atout.scale_to"):
+        assert config["rules"][rule]["href"].startswith("../rules/") and "#" + rule in config["rules"][rule]["href"]
+    assert config["teams"]["EW"] == ("EW" if lang == "en" else "EO")
+    assert '<script type="module" src="../../engine/score-a-deal.js"></script>' in page
+    assert "</script>" not in page.split('id="bt-sad-config">')[1].split("</script>")[0]
+
+
+def test_the_site_lists_the_page_in_both_languages_beside_may_i_play() -> None:
+    from belote_ref.site.browser_assets import BrowserAssets
+    from belote_ref.site.pages import generate_pages
+
+    site = generate_pages(load_site_data(), (), BrowserAssets({"engine/site-packages.zip": b"zip"}, "0"))
+    assert score_a_deal_page("en") in site.pages and score_a_deal_page("fr") in site.pages
+    assert site.files["engine/score-a-deal.js"].startswith(b"// \"Score a deal\"")
+    assert score_a_deal_page("fr") in str(site.nav) and "Compter une donne" in str(site.nav)

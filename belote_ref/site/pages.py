@@ -19,6 +19,7 @@ from belote_ref.site.markup import md, rel, ruleset_title
 from belote_ref.site.may_i_play_page import SCRIPT, may_i_play_md, may_i_play_page, may_i_play_script
 from belote_ref.site.rule_pages import home_page, landing_page, sources_page, topic_page
 from belote_ref.site.ruleset_pages import compare_page, ruleset_page, rulesets_page
+from belote_ref.site.score_a_deal_page import SCORE_SCRIPT, score_a_deal_md, score_a_deal_page, score_a_deal_script
 from belote_ref.site.sheets import sheet_md, sheet_page
 from belote_ref.site.wording import LANGUAGES, hand_page, phrases, t, topic_title
 
@@ -44,12 +45,14 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = (),
     if engine is not None:
         files.update(engine.files)
         files[SCRIPT] = may_i_play_script()
+        files[SCORE_SCRIPT] = score_a_deal_script()
         megabytes = round(sum(len(content) for content in engine.files.values()) / 1e6)
     for lang in LANGUAGES:
         pages[f"{lang}/index.md"] = home_page(data, lang)
         pages[how_to_play_page(lang)] = how_to_play_md(data, lang)
         if engine is not None:
             pages[may_i_play_page(lang)] = may_i_play_md(data, lang, megabytes)
+            pages[score_a_deal_page(lang)] = score_a_deal_md(data, lang, megabytes)
         for slug, _ in data.topics:
             pages[f"{lang}/rules/{slug}.md"] = topic_page(data, lang, slug)
         pages[f"{lang}/rulesets.md"] = rulesets_page(data, lang)
@@ -95,6 +98,8 @@ def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]
                               {phrases(lang)["how_to_play"]["title"]: how_to_play_page(lang)}]
         if may_i_play_page(lang) in pages:
             section.append({phrases(lang)["may_i_play"]["title"]: may_i_play_page(lang)})
+        if score_a_deal_page(lang) in pages:
+            section.append({phrases(lang)["score_a_deal"]["title"]: score_a_deal_page(lang)})
         section.append({t(lang, "topics"): [{topic_title(s, lang): f"{lang}/rules/{s}.md"}
                                             for s, _ in data.topics]})
         section.append({t(lang, "rulesets"): [{t(lang, "rulesets"): f"{lang}/rulesets.md"}]

@@ -22,6 +22,8 @@ The deal is given in one of two ways:
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -30,12 +32,12 @@ from typing import Any
 from belote_ref.core.cards import SEATS, Card, Rank, Seat, Suit, Team, Trump, parse_cards, trump_of
 from belote_ref.core.errors import BeloteRefError, RulesetError
 from belote_ref.engine.announcements import CARRE, KINDS, SEQUENCE_KINDS, Declaration, make_combination
-from belote_ref.engine.bids.auction import Bid, impossible_bid, is_bidding
+from belote_ref.engine.bids.auction import Bid, BidValue, impossible_bid, is_bidding
 from belote_ref.engine.play import Trick, trick_winner
 from belote_ref.engine.scoring import score_deal
 from belote_ref.rules.ruleset import Ruleset, find_ruleset, load_ruleset, shipped_rulesets
 
-__all__ = ["DealForm", "answer", "ruleset_choices", "ruleset_needs"]
+__all__ = ["DealForm", "answer", "answer_json", "form_of", "ruleset_choices", "ruleset_needs"]
 
 _CARDS_PER_TRICK = 4
 _TRICKS = 8
@@ -44,7 +46,8 @@ _TRICKS = 8
 _HOUSE_PATH = "/house-rule/house-rule.yaml"
 _MULTIPLIERS = ("", "coinche", "surcoinche")
 _SEPARATORS = re.compile(r"[\n;/|]+")
-_BELOTE_ITEM = re.compile(r"^([SHDC])\s*[:=]?\s*([NESW])$")
+_BELOTE_ITEM = re.compile(r"^([SHDC])\s*[:=]?\s*([NESWO])$")
+_FRENCH_WEST = "W"  # the French page names West O (Ouest)
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,28 @@ def answer(form: DealForm) -> dict[str, Any]:
         return {"error": _one_line(error)}
 
 
+def form_of(fields: Mapping[str, Any]) -> DealForm:
+    """The form from the page's fields (name -> text); a field the form does not have is refused."""
+    names = {field.name for field in dataclasses.fields(DealForm)}
+    unknown = sorted(set(fields) - names)
+    if unknown:
+        raise BeloteRefError(f"unknown field(s) {', '.join(unknown)}; the form has {', '.join(sorted(names))}")
+    return DealForm(**{name: str(value) for name, value in fields.items()})
+
+
+def answer_json(fields: str) -> str:
+    """:func:`answer` of the page's fields given as a JSON object of strings, as JSON text: only text
+    crosses between the page's script and Python."""
+    try:
+        data = json.loads(fields)
+        if not isinstance(data, dict):
+            raise BeloteRefError("the form is a JSON object of field -> text")
+        result = answer(form_of(data))
+    except ValueError as error:  # a BeloteRefError is one, and so is bad JSON
+        result = {"error": " ".join(str(error).split())}
+    return json.dumps(result, ensure_ascii=False)
+
+
 def _one_line(error: BeloteRefError) -> str:
     if isinstance(error, RulesetError) and error.diagnostics:
         text = "; ".join(str(diagnostic) for diagnostic in error.diagnostics[:3])
@@ -118,6 +143,7 @@ def _ruleset(ruleset: str, house: str) -> Ruleset:
 
 def _seat(token: str, what: str) -> Seat:
     token = token.strip().upper()
+    token = _FRENCH_WEST if token == "O" else token
     if token not in {seat.name for seat in SEATS}:
         raise BeloteRefError(f"{what}: expected a seat, N, E, S or W; found {token or 'nothing'!r}")
     return Seat.parse(token)
@@ -189,7 +215,7 @@ def _belote(rules: Ruleset, trump: Suit | Trump, text: str) -> Seat | dict[Suit,
             match = _BELOTE_ITEM.match(item)
             if match is None:
                 raise BeloteRefError(f"belote at this contract: one per suit, as H:N (suit:seat); found {item!r}")
-            belotes[Suit.parse(match[1])] = Seat.parse(match[2])
+            belotes[Suit.parse(match[1])] = _seat(match[2], "belote")
         return belotes
     if len(items) != 1:
         raise BeloteRefError(f"belote: the seat that announced it, N, E, S or W; found {text.strip()!r}")
@@ -229,7 +255,7 @@ def _bid(rules: Ruleset, form: DealForm) -> Bid | None:
         return None
     if not token:
         raise BeloteRefError("this ruleset scores a bid (bidding.auction bids): give the bid, e.g. 80, capot")
-    value: int | str
+    value: BidValue
     if token in ("capot", "generale", "générale"):
         value = "generale" if token.startswith("g") else "capot"
     elif token.isdigit():
@@ -262,7 +288,7 @@ def _tricks_of_piles(rules: Ruleset, trump: Suit | Trump, form: DealForm, belote
                      declarations: list[Declaration]) -> tuple[list[Trick], tuple[Seat, ...]]:
     """Tricks each side won made of its pile, and who won each, the last one by ``form.last``."""
     piles = _piles(form.ns_won, form.ew_won)
-    last = _seat(form.last, "who won the last trick")
+    last = _seat(form.last, "last trick")
     if not piles[last.team]:
         raise BeloteRefError(f"{last.name} won the last trick, but {last.team.value} won no cards")
     pinned = _pinned(rules, trump, belote, declarations)
