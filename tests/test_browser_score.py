@@ -30,7 +30,8 @@ pytestmark = pytest.mark.slow
 
 #: 81 card points each, the defenders' belote: down, 162 + 20 (or 160 + 20 with a chute base of 160).
 FIXTURE = REPO / "conformance" / "fixtures" / "score" / "chute" / "equal-cards-defenders-belote.yaml"
-HOUSE_RULE = "id: chute-160\nversion: 1\ntitle: Une chute à 160 — été\nextends: classic\nscoring: {chute: {base: 160}}\n"
+HOUSE_RULE = ("id: chute-160\nversion: 1\ntitle: Une chute à 160 — été\nextends: classic\n"
+              "scoring: {chute: {base: 160}}\n")
 #: Loading Python and the engine, in a cold browser on a slow machine.
 LOAD_SECONDS = 240
 

@@ -56,7 +56,9 @@ def _options(choices: dict[str, str]) -> str:
 
 
 def _field(name: str, label: str, control: str) -> str:
-    return f'<p><label for="bt-sad-{name}">{html.escape(label)}</label>\n{control}</p>'
+    # A text area goes under its label, which may be long; a select or a line beside it.
+    between = "<br>" if control.startswith("<textarea") else ""
+    return f'<p><label for="bt-sad-{name}">{html.escape(label)}</label>{between}\n{control}</p>'
 
 
 def _input(name: str, placeholder: str) -> str:

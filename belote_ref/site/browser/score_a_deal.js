@@ -132,7 +132,7 @@ function show(result) {
 }
 
 async function start(addressed) {
-  window.beloteRef = {};
+  window.beloteRef = { openedMs: opened };
   say(words.loading.replace("{megabytes}", config.megabytes));
   if (typeof WebAssembly !== "object") throw new Error("WebAssembly is not available");
   const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", engineFolder).href);
