@@ -232,3 +232,31 @@ def test_the_site_lists_the_page_in_both_languages_beside_may_i_play() -> None:
     assert score_a_deal_page("en") in site.pages and score_a_deal_page("fr") in site.pages
     assert site.files["engine/score-a-deal.js"].startswith(b"// \"Score a deal\"")
     assert score_a_deal_page("fr") in str(site.nav) and "Compter une donne" in str(site.nav)
+
+
+def _house(changes: str) -> str:
+    return f"id: house\nversion: 1\ntitle: House\nextends: classic\n{changes}\n"
+
+
+def test_from_the_cards_won_an_announced_belote_counts_where_the_king_must_come_first() -> None:
+    # The cards each side won do not say in which order the king and queen fell: the belote the reader
+    # says was announced is laid out king first, so belote.king_first does not void it (162 + 20).
+    piles = dataclasses.replace(CLASSIC_DEAL, house=_house("belote: {king_first: true}"), mode="piles", tricks="",
+                                ns_won="KC 8C JC AC AD QD KD TD AS 7S KS QS", last="E")
+    shown = answer(piles)
+    assert shown["deal_score"] == {"NS": 182, "EW": 0} and shown["belote"] == "NS"
+
+
+def test_from_the_cards_won_no_belote_is_made_up_where_it_is_credited_automatically() -> None:
+    # Under belote.announcement automatic the engine credits whoever held the king and queen of trumps: laid
+    # out from the cards won, they go to two seats unless the reader names the belote's holder.
+    tricks = [line.split() for line in CLASSIC_DEAL.tricks.splitlines()]
+    for split in range(1, 8):
+        for last in ("N", "E"):
+            ns = [card for trick in (tricks[:split] if last == "E" else tricks[split:]) for card in trick]
+            piles = dataclasses.replace(CLASSIC_DEAL, house=_house("belote: {announcement: automatic}"), mode="piles",
+                                        tricks="", belote="", ns_won=" ".join(ns), last=last)
+            shown = answer(piles)
+            assert shown["belote"] is None, (split, last, shown)
+            held = dataclasses.replace(piles, belote="W")
+            assert answer(held)["belote"] == "EW"

@@ -294,20 +294,22 @@ def _tricks_of_piles(rules: Ruleset, trump: Suit | Trump, form: DealForm, belote
     pinned = _pinned(rules, trump, belote, declarations)
     apart = _kept_apart(rules, trump, belote)
     tricks: list[tuple[Team, list[Card]]] = []
+    placed: dict[Card, int] = {}  # the seat of each card laid out so far, over both sides' piles
+    suits = rules.belote_suits[trump]
+
+    def belote_order(card: Card) -> int:
+        return {Rank.KING: -1, Rank.QUEEN: 1}.get(card.rank, 0) if card.suit in suits else 0
+
     for team in (Team.NS, Team.EW):
-        hands = _share(team, piles[team], pinned, apart)
-        kings_first = [sorted(cards, key=_belote_order) for cards in hands]
+        hands = _share(team, piles[team], pinned, apart, placed)
+        kings_first = [sorted(cards, key=belote_order) for cards in hands]
         tricks += [(team, [kings_first[seat][index] for seat in range(4)]) for index in range(len(piles[team]) // 4)]
-    # Kings of belote early, queens late (belote.king_first), and the last trick one of the last side's.
-    tricks.sort(key=lambda trick: sum(_belote_order(card) for card in trick[1]))
+    # Belote kings early, queens late (belote.king_first), and the last trick one of the last side's.
+    tricks.sort(key=lambda trick: sum(belote_order(card) for card in trick[1]))
     final = max(index for index, (team, _) in enumerate(tricks) if team is last.team)
     tricks.append(tricks.pop(final))
     winners = tuple(last if team is last.team else SEATS[team is Team.EW] for team, _ in tricks)
     return [Trick(Seat.N, tuple(cards)) for _, cards in tricks], winners
-
-
-def _belote_order(card: Card) -> int:
-    return {Rank.KING: -1, Rank.QUEEN: 1}.get(card.rank, 0)
 
 
 def _piles(ns_text: str, ew_text: str) -> dict[Team, list[Card]]:
@@ -365,9 +367,11 @@ def _kept_apart(rules: Ruleset, trump: Suit | Trump, belote: Seat | Mapping[Suit
             for rank in (Rank.KING, Rank.QUEEN)}
 
 
-def _share(team: Team, pile: list[Card], pinned: Mapping[Card, Seat], apart: set[Card]) -> list[list[Card]]:
+def _share(team: Team, pile: list[Card], pinned: Mapping[Card, Seat], apart: set[Card],
+           placed: dict[Card, int]) -> list[list[Card]]:
     """The pile shared among the four seats, as many cards each as the side won tricks: the pinned
-    cards to their seat, a king and queen kept apart in two hands, the rest in turn."""
+    cards to their seat, a king and queen kept apart in two hands, the rest in turn. ``placed`` (card
+    -> seat, the other side's pile included) is kept up to date."""
     per_seat = len(pile) // _CARDS_PER_TRICK
     hands: list[list[Card]] = [[], [], [], []]
     for card in pile:
@@ -380,10 +384,13 @@ def _share(team: Team, pile: list[Card], pinned: Mapping[Card, Seat], apart: set
     free = sorted((card for card in pile if card not in pinned), key=lambda card: card not in apart)
     for card in free:
         partner = Card.of(Rank.QUEEN if card.rank is Rank.KING else Rank.KING, card.suit)
-        avoid = {seat for seat, cards in enumerate(hands) if card in apart and partner in cards}
-        if card in apart and partner in pinned:
-            avoid.add(pinned[partner])
-        open_seats = [seat for seat in range(4) if len(hands[seat]) < per_seat and seat not in avoid] or \
+        holder = placed.get(partner, pinned.get(partner)) if card in apart else None
+        open_seats = [seat for seat in range(4) if len(hands[seat]) < per_seat and seat != holder] or \
             [seat for seat in range(4) if len(hands[seat]) < per_seat]
-        hands[min(open_seats, key=lambda seat: len(hands[seat]))].append(card)
+        seat = min(open_seats, key=lambda seat: len(hands[seat]))
+        hands[seat].append(card)
+        placed[card] = seat
+    for card in pile:
+        if card in pinned:
+            placed[card] = pinned[card]
     return hands
