@@ -83,3 +83,67 @@ def test_a_fault_case_goes_only_to_an_adapter_that_lists_its_penalties() -> None
     naming = Claims.from_hello({"protocol": 3, "supports": {"kinds": ["score"], "rulesets": ["classic"], "parameters": {
         "penalties.revoke.found_at_end": ["deal_lost"], "penalties.forfeit_value": "*"}}})
     assert naming.reason_not_applicable("score", classic, depends_on, 1, listed) is None
+
+
+# ----------------------------------------------------------------------------- faults in a match
+
+MISDEAL_W = {"dealer": "W", "fault": {"kind": "misdeal", "by": "W", "attempt": 1}}
+# Dealt by W, N takes hearts: NS 132, EW 30 (match.faults.misdeal-then-redeal).
+PLAYED_BY_W = {"dealer": "W", "taker": "N", "trump": "H", "belote": None, "tricks": [
+    {"leader": "N", "cards": ["AS", "TS", "KS", "QS"]}, {"leader": "N", "cards": ["JS", "9S", "8S", "7S"]},
+    {"leader": "N", "cards": ["AD", "TD", "KD", "QD"]}, {"leader": "N", "cards": ["JD", "9D", "8D", "7D"]},
+    {"leader": "N", "cards": ["7C", "AC", "TC", "KC"]}, {"leader": "E", "cards": ["QC", "JC", "9C", "8C"]},
+    {"leader": "E", "cards": ["7H", "JH", "9H", "AH"]}, {"leader": "S", "cards": ["TH", "KH", "QH", "8H"]}]}
+
+
+def _misdeal(attempt: int, by: str = "W") -> dict[str, Any]:
+    return {"dealer": by, "fault": {"kind": "misdeal", "by": by, "attempt": attempt}}
+
+
+def _match(deals: list[dict[str, Any]], ruleset: Any = None) -> dict[str, Any]:
+    return run_case(ruleset or find_ruleset("classic"), "match", {"deals": deals})
+
+
+def test_a_redeal_adds_a_row_of_unchanged_totals_and_the_redeal_is_scored() -> None:
+    assert _match([MISDEAL_W, PLAYED_BY_W])["totals"] == [{"NS": 0, "EW": 0}, {"NS": 132, "EW": 30}]
+
+
+def test_a_third_misdeal_in_a_row_gives_the_opponents_the_forfeit_of_the_ruleset() -> None:
+    rules = find_ruleset("classic").with_parameter("penalties.forfeit_value", 160)
+    assert _match([_misdeal(1), _misdeal(2), _misdeal(3)], rules)["totals"][-1] == {"NS": 160, "EW": 0}
+    always = find_ruleset("classic").with_parameter("penalties.misdeal.repeat", "redeal_only")
+    assert _match([_misdeal(1), _misdeal(2), _misdeal(3)], always)["totals"][-1] == {"NS": 0, "EW": 0}
+
+
+def test_a_forfeit_counts_as_a_deal_and_can_end_a_match_of_deals() -> None:
+    rules = (find_ruleset("classic").with_parameter("game.end", "deals").with_parameter("game.deal_limit", 1)
+             .with_parameter("penalties.misdeal.repeat", "forfeit_at_second"))
+    result = _match([_misdeal(1), _misdeal(2), {**PLAYED_BY_W, "dealer": "N"}], rules)
+    assert result == {"totals": [{"NS": 0, "EW": 0}, {"NS": 162, "EW": 0}], "winner": "NS", "ended_after": 2}
+
+
+def test_a_revoke_in_a_match_is_scored_as_in_score_and_the_match_goes_on() -> None:
+    revoke = {**PLAYED, "fault": {"kind": "revoke", "by": "W", "trick": 2}}
+    assert _match([revoke, PLAYED_BY_W])["totals"] == [{"NS": 182, "EW": 0}, {"NS": 314, "EW": 30}]
+
+
+@pytest.mark.parametrize(("deals", "code", "index"), [
+    ([MISDEAL_W, {**PLAYED_BY_W, "dealer": "N"}], "wrong_dealer", 1),
+    ([_misdeal(1), _misdeal(1)], "wrong_attempt", 1),
+    ([_misdeal(2)], "wrong_attempt", 0),
+    ([_misdeal(1), _misdeal(2), {**PLAYED_BY_W, "taker": "E"}], "barred_taker", 2),
+])
+def test_an_impossible_fault_in_a_match_is_a_rejection_at_its_deal(deals: list[dict[str, Any]], code: str,
+                                                                   index: int) -> None:
+    assert _match(deals) == {"rejected": {"code": code, "index": index}}
+
+
+def test_the_barred_team_may_take_again_once_the_redeal_is_played() -> None:
+    deals = [_misdeal(1), _misdeal(2), PLAYED_BY_W, {**PLAYED_BY_W, "taker": "E"}]
+    assert "rejected" not in _match(deals)
+
+
+def test_a_match_with_a_fault_in_any_deal_needs_its_penalties_listed() -> None:
+    depends_on = ["penalties.misdeal.repeat", "game.target_points"]
+    assert must_be_listed({"deals": [PLAYED_BY_W, MISDEAL_W]}, depends_on) == ["penalties.misdeal.repeat"]
+    assert must_be_listed({"deals": [PLAYED_BY_W]}, depends_on) == []

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from belote_ref.core.cards import Seat, Suit, Team, Trump
+from belote_ref.core.errors import BeloteRefError
 from belote_ref.engine.announcements import Declaration
 from belote_ref.engine.bids.auction import Bid
 from belote_ref.engine.bids.scoring import bid_value
@@ -44,12 +45,20 @@ from belote_ref.engine.score_sheet import Contract, DealScore, Sheet
 from belote_ref.engine.scoring import Belote, score_deal
 from belote_ref.rules.ruleset import Ruleset
 
-__all__ = ["FAULT_KINDS", "Fault", "FaultKind", "MisdealScore", "score_misdeal", "score_revoke"]
+__all__ = ["FAULT_KINDS", "Fault", "FaultError", "FaultKind", "MisdealScore", "score_misdeal", "score_revoke"]
 
 FaultKind = Literal["revoke", "misdeal"]
 #: The faults the engine scores; the other penalties.* parameters are documentary for now.
 FAULT_KINDS: tuple[FaultKind, ...] = ("revoke", "misdeal")
 TRICKS_PER_DEAL = 8
+
+
+class FaultError(BeloteRefError):
+    """A fault that cannot have happened where it is said to (a redeal by another dealer, a misdeal
+    counted wrong, a barred team that takes, a "revoke" that was a legal card): a situation, answered
+    as a rejection with its ``code`` (docs/protocol.md, "Rejections")."""
+
+    code = "impossible_fault"
 
 
 @dataclass(frozen=True)
@@ -120,17 +129,21 @@ def score_revoke(
     announcements: Sequence[Declaration] = (),
     pot: int = 0,
     bid: Bid | None = None,
+    final_deal: bool = False,
 ) -> DealScore:
     """The score of a deal in which ``fault.by`` revoked at trick ``fault.trick``, found at the end
-    of the deal (``penalties.revoke.found_at_end``). The tricks are checked as for any deal."""
+    of the deal (``penalties.revoke.found_at_end``). The tricks are checked as for any deal;
+    ``final_deal`` marks the last deal of a match, as for :func:`~belote_ref.engine.scoring.score_deal`
+    (it matters only where the deal is scored as usual, ``innocent_choice``)."""
     played = score_deal(rules, dealer=dealer, taker=taker, trump=trump, tricks=tricks, belote=belote,
-                        announcements=announcements, pot=pot, bid=bid)
+                        announcements=announcements, pot=pot, bid=bid, final_deal=final_deal)
     found_at_end = rules["penalties.revoke.found_at_end"]
     if found_at_end == "innocent_choice":
         winners = tuple(winner if index < fault.trick - 1 else fault.by.next
                         for index, winner in enumerate(played.trick_winners))
         return score_deal(rules, dealer=dealer, taker=taker, trump=trump, tricks=tricks, belote=belote,
-                          announcements=announcements, pot=pot, bid=bid, validate=False, trick_winners=winners)
+                          announcements=announcements, pot=pot, bid=bid, validate=False, trick_winners=winners,
+                          final_deal=final_deal)
     offenders, innocent = fault.by.team, fault.by.team.other
     sheet = Sheet()
     if found_at_end == "contract_to_opponents":

@@ -375,11 +375,16 @@ def _match(rules: Ruleset, given: Mapping[str, Any], with_bids: bool = False) ->
     for index, deal in enumerate(deals):
         if match.ended:
             break
-        bid = _given_bid(deal, f"given.deals[{index}]") if with_bids else None
+        fault = _fault(deal) if isinstance(deal, Mapping) else None
+        misdeal = fault is not None and fault.kind == "misdeal"
+        bid = _given_bid(deal, f"given.deals[{index}]") if with_bids and not misdeal else None
         try:
+            if fault is not None and fault.kind == "misdeal":
+                match.misdeal(fault)
+                continue
             arguments = _score_arguments(rules, deal)
             _check_bid(rules, bid)
-            match.play_deal(bid=bid, **arguments)
+            match.play_deal(bid=bid, fault=fault, **arguments)
         except GivenError:
             raise
         except BeloteRefError as error:
