@@ -147,3 +147,49 @@ def test_a_match_with_a_fault_in_any_deal_needs_its_penalties_listed() -> None:
     depends_on = ["penalties.misdeal.repeat", "game.target_points"]
     assert must_be_listed({"deals": [PLAYED_BY_W, MISDEAL_W]}, depends_on) == ["penalties.misdeal.repeat"]
     assert must_be_listed({"deals": [PLAYED_BY_W]}, depends_on) == []
+
+
+# ----------------------------------------------------------------------------- a revoke in a play case
+
+# The deal of play-deal.faults.revoke-by-the-takers: W plays 8H on AD at trick 2 holding 9D and TD.
+PLAY_GIVEN: dict[str, Any] = {
+    "hands": {"N": ["JC", "AD", "AS", "7D", "8S", "TH", "7H", "7C"],
+              "E": ["AC", "QD", "7S", "JD", "TS", "AH", "JH", "9C"],
+              "S": ["KC", "KD", "KS", "8D", "JS", "KH", "9H", "QC"],
+              "W": ["TC", "8H", "QS", "9D", "9S", "QH", "TD", "8C"]},
+    "contract": {"trump": "C", "taker": "E"}, "leader": "S", "belote": "S",
+    "plays": ["KC", "TC", "JC", "AC", "AD", "QD", "KD", "8H", "AS", "7S", "KS", "QS", "7D", "JD", "8D", "9D",
+              "TS", "JS", "9S", "8S", "AH", "KH", "QH", "TH", "JH", "9H", "TD", "7H", "9C", "QC", "8C", "7C"]}
+
+
+def _play(given: dict[str, Any], rules: Any = None) -> dict[str, Any]:
+    return run_case(rules or find_ruleset("classic"), "play", given)
+
+
+def test_without_the_fault_the_revoke_is_an_illegal_play() -> None:
+    assert _play(PLAY_GIVEN) == {"rejected": {"code": "illegal_play", "index": 7}}
+
+
+def test_the_named_revoke_is_let_through_and_the_deal_scored_by_the_ruleset_s_penalty() -> None:
+    result = _play({**PLAY_GIVEN, "fault": {"kind": "revoke", "by": "W", "trick": 2}})
+    assert result["trick_winners"] == ["N", "N", "N", "E", "E", "E", "E", "E"]
+    assert result["score"]["deal_score"] == {"NS": 182, "EW": 0}
+    choice = find_ruleset("classic").with_parameter("penalties.revoke.found_at_end", "innocent_choice")
+    chosen = _play({**PLAY_GIVEN, "fault": {"kind": "revoke", "by": "W", "trick": 2}}, choice)
+    assert chosen["trick_winners"] == ["N", "N", "N", "E", "E", "E", "E", "E"]  # as played
+    assert chosen["score"]["trick_winners"] == ["N"] * 8 and chosen["score"]["deal_score"] == {"NS": 272, "EW": 0}
+
+
+@pytest.mark.parametrize(("fault", "rejected"), [
+    ({"kind": "revoke", "by": "W", "trick": 1}, {"code": "no_revoke", "index": 1}),
+    ({"kind": "revoke", "by": "E", "trick": 2}, {"code": "no_revoke", "index": 5}),
+    ({"kind": "revoke", "by": "W", "trick": 3}, {"code": "illegal_play", "index": 7}),
+])
+def test_a_fault_that_names_a_legal_card_is_no_revoke(fault: dict[str, Any], rejected: dict[str, Any]) -> None:
+    assert _play({**PLAY_GIVEN, "fault": fault}) == {"rejected": rejected}
+
+
+def test_a_misdeal_in_a_play_case_is_refused_in_one_line() -> None:
+    with pytest.raises(BeloteRefError) as caught:
+        _play({**PLAY_GIVEN, "fault": {"kind": "misdeal", "by": "W"}})
+    assert "a misdeal has no plays" in str(caught.value) and "\n" not in str(caught.value)

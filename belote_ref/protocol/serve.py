@@ -398,8 +398,8 @@ def _match(rules: Ruleset, given: Mapping[str, Any], with_bids: bool = False) ->
 
 def _play(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> dict[str, Any]:
     """A whole deal under a given contract: ``{hands, contract: {trump, taker}, leader, plays,
-    belote, announcements, want_legal, pot}`` (the last four optional); in the bidding family the
-    contract carries its ``bid``."""
+    belote, announcements, want_legal, pot, fault}`` (the last five optional); in the bidding family the
+    contract carries its ``bid``. ``fault``: one of the plays was a revoke, found at the end."""
     contract = _field(given, "contract")
     if not isinstance(contract, Mapping):
         raise GivenError(f"given.contract must be {{trump, taker}}; found {contract!r}")
@@ -408,6 +408,10 @@ def _play(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> d
     hands = _hands(_field(given, "hands"))
     leader = _seat(_field(given, "leader"))
     plays = _cards(_field(given, "plays"))
+    named = given.get("fault")
+    if isinstance(named, Mapping) and named.get("kind") == "misdeal":
+        raise GivenError("given.fault of a play case is a revoke: a misdeal has no plays (send it as a score case)")
+    revoke = _fault(given)
     want_legal = given.get("want_legal", False)
     if not isinstance(want_legal, bool):
         raise GivenError(f"given.want_legal must be true or false; found {want_legal!r}")
@@ -418,7 +422,7 @@ def _play(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> d
         announcements = _declarations(rules, trump, given.get("announcements"))
         _check_bid(rules, bid)
         played = play_out(rules, hands=hands, trump=trump, taker=taker, leader=leader, plays=plays, belote=belote,
-                          announcements=announcements, pot=_pot(given), legal=want_legal, bid=bid)
+                          announcements=announcements, pot=_pot(given), legal=want_legal, bid=bid, revoke=revoke)
     except GivenError:
         raise
     except BeloteRefError as error:
