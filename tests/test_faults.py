@@ -96,6 +96,12 @@ PLAYED_BY_W = {"dealer": "W", "taker": "N", "trump": "H", "belote": None, "trick
     {"leader": "E", "cards": ["7H", "JH", "9H", "AH"]}, {"leader": "S", "cards": ["TH", "KH", "QH", "8H"]}]}
 
 
+# The same deal dealt by N, every seat one on: E takes, EW 132, NS 30.
+PLAYED_BY_N = {"dealer": "N", "taker": "E", "trump": "H", "belote": None, "tricks": [
+    {"leader": "E" if index < 5 else "S" if index < 7 else "W", "cards": trick["cards"]}
+    for index, trick in enumerate(PLAYED_BY_W["tricks"])]}
+
+
 def _misdeal(attempt: int, by: str = "W") -> dict[str, Any]:
     return {"dealer": by, "fault": {"kind": "misdeal", "by": by, "attempt": attempt}}
 
@@ -118,7 +124,7 @@ def test_a_third_misdeal_in_a_row_gives_the_opponents_the_forfeit_of_the_ruleset
 def test_a_forfeit_counts_as_a_deal_and_can_end_a_match_of_deals() -> None:
     rules = (find_ruleset("classic").with_parameter("game.end", "deals").with_parameter("game.deal_limit", 1)
              .with_parameter("penalties.misdeal.repeat", "forfeit_at_second"))
-    result = _match([_misdeal(1), _misdeal(2), {**PLAYED_BY_W, "dealer": "N"}], rules)
+    result = _match([_misdeal(1), _misdeal(2), PLAYED_BY_N], rules)
     assert result == {"totals": [{"NS": 0, "EW": 0}, {"NS": 162, "EW": 0}], "winner": "NS", "ended_after": 2}
 
 
@@ -193,3 +199,38 @@ def test_a_misdeal_in_a_play_case_is_refused_in_one_line() -> None:
     with pytest.raises(BeloteRefError) as caught:
         _play({**PLAY_GIVEN, "fault": {"kind": "misdeal", "by": "W"}})
     assert "a misdeal has no plays" in str(caught.value) and "\n" not in str(caught.value)
+
+
+# ----------------------------------------------------------------------------- a misdeal found late
+
+@pytest.mark.parametrize(("late", "deal_score", "next_dealer"), [
+    ("same_as_early", {"NS": 0, "EW": 0}, "W"),
+    ("forfeit_after_trump", {"NS": 160, "EW": 0}, "N"),
+    ("forfeit_plus_contract", {"NS": 160 + 100 * 2, "EW": 0}, "N"),
+])
+def test_a_misdeal_found_after_a_bid_is_priced_by_penalties_misdeal_late(late: str, deal_score: dict[str, int],
+                                                                        next_dealer: str) -> None:
+    rules = find_ruleset("ffb-contree-2016").with_parameter("penalties.misdeal.late", late)
+    given = {"dealer": "W", "bid": {"value": 100, "multiplier": 2},
+             "fault": {"kind": "misdeal", "by": "W", "late": True}}
+    result = run_case(rules, "score", given)
+    assert (result["deal_score"], result["next_dealer"]) == (deal_score, next_dealer)
+
+
+def test_a_misdeal_found_early_ignores_penalties_misdeal_late() -> None:
+    rules = find_ruleset("classic").with_parameter("penalties.misdeal.late", "forfeit_after_trump")
+    assert _score({"dealer": "W", "fault": {"kind": "misdeal", "by": "W"}}, "classic")["misdeal"] == "redeal"
+    assert run_case(rules, "score", {"dealer": "W", "fault": {"kind": "misdeal", "by": "W"}})["misdeal"] == "redeal"
+
+
+def test_a_late_misdeal_forfeit_in_a_match_passes_the_deal() -> None:
+    rules = find_ruleset("classic").with_parameter("penalties.misdeal.late", "forfeit_after_trump")
+    late = {"dealer": "W", "fault": {"kind": "misdeal", "by": "W", "late": True}}
+    assert _match([late, PLAYED_BY_N], rules)["totals"] == [{"NS": 162, "EW": 0}, {"NS": 192, "EW": 132}]
+    assert _match([late, PLAYED_BY_W], rules) == {"rejected": {"code": "wrong_dealer", "index": 1}}
+
+
+def test_late_must_be_a_boolean() -> None:
+    with pytest.raises(BeloteRefError) as caught:
+        _score({"dealer": "W", "fault": {"kind": "misdeal", "by": "W", "late": "yes"}})
+    assert "given.fault.late must be true or false" in str(caught.value)

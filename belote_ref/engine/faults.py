@@ -24,6 +24,10 @@ a ruleset's name:
   bidding family; without a bid, belote-ref's choice: the forfeit).
 - ``penalties.misdeal.repeat`` says whether a dealer's ``attempt``-th misdeal in a row is dealt
   again, bars the dealer's team from taking on the redeal, or gives the opponents the forfeit.
+- ``penalties.misdeal.late`` says what a misdeal found ``late`` costs (once trumps are fixed; in the
+  bidding family once an opponent has bid): as any misdeal (``same_as_early``), the forfeit
+  (``forfeit_after_trump``), or the forfeit plus the contract's points, the bid's value times its
+  multiplier (``forfeit_plus_contract``; without a bid, the classic family, the forfeit alone).
 
 A forfeit is a fixed number of the rule texts and is written as it stands: it is never rounded.
 A litige pot carried in stays in the pot (no source says whether a forfeit wins it).
@@ -65,17 +69,20 @@ class FaultError(BeloteRefError):
 class Fault:
     """A fault that ended a deal: its ``kind``, the seat that made it (``by``; for a misdeal, the
     dealer), the 1-based ``trick`` of a revoke, and for a misdeal how many misdeals in a row this
-    dealer has made, this one included (``attempt``)."""
+    dealer has made, this one included (``attempt``), and whether it was found ``late``, once
+    trumps were fixed (in the bidding family, once an opponent had bid)."""
 
     kind: FaultKind
     by: Seat
     trick: int = 0
     attempt: int = 1
+    late: bool = False
 
     def to_json(self) -> dict[str, Any]:
         if self.kind == "revoke":
             return {"kind": self.kind, "by": self.by.name, "trick": self.trick}
-        return {"kind": self.kind, "by": self.by.name, "attempt": self.attempt}
+        found = {"late": True} if self.late else {}
+        return {"kind": self.kind, "by": self.by.name, "attempt": self.attempt, **found}
 
 
 MisdealOutcome = Literal["redeal", "redeal_barred", "forfeit"]
@@ -101,9 +108,16 @@ class MisdealScore:
         }
 
 
-def score_misdeal(rules: Ruleset, fault: Fault) -> MisdealScore:
-    """The cost of ``fault.by``'s ``fault.attempt``-th misdeal in a row (``penalties.misdeal.repeat``)."""
+def score_misdeal(rules: Ruleset, fault: Fault, bid: Bid | None = None) -> MisdealScore:
+    """The cost of ``fault.by``'s ``fault.attempt``-th misdeal in a row (``penalties.misdeal.repeat``),
+    or of one found late (``penalties.misdeal.late``; ``bid``: the contract bid when it was found)."""
     dealers, opponents = fault.by.team, fault.by.team.other
+    late = rules["penalties.misdeal.late"]
+    if fault.late and late != "same_as_early":
+        points = rules["penalties.forfeit_value"]
+        if late == "forfeit_plus_contract" and bid is not None:
+            points += bid_value(rules, bid) * bid.multiplier
+        return MisdealScore("forfeit", None, {dealers: 0, opponents: points}, fault.by.next)
     repeat = rules["penalties.misdeal.repeat"]
     forfeit_from = {"bar_then_forfeit": 3, "forfeit_at_second": 2, "forfeit_at_third": 3}.get(repeat)
     nothing = {Team.NS: 0, Team.EW: 0}

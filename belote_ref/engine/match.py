@@ -126,9 +126,10 @@ class Match:
         self.redealing, self.barred, self.next_dealer = None, None, None
         return result
 
-    def misdeal(self, fault: Fault) -> MisdealScore:
+    def misdeal(self, fault: Fault, bid: Bid | None = None) -> MisdealScore:
         """A misdeal by ``fault.by``, the dealer, his ``fault.attempt``-th in a row
-        (:func:`~belote_ref.engine.faults.score_misdeal`). Dealt again, it adds a row of unchanged
+        (:func:`~belote_ref.engine.faults.score_misdeal`; ``bid``: the contract bid when a misdeal
+        found late was found). Dealt again, it adds a row of unchanged
         totals to :attr:`history` and does not count as a deal; a forfeit is added to the totals,
         counts as a deal and may end the match.
 
@@ -143,7 +144,7 @@ class Match:
         if fault.attempt != expected:
             raise FaultError(f"{fault.by.name}'s misdeal is his misdeal number {expected} in a row in this match; "
                              f"found attempt {fault.attempt}", code="wrong_attempt")
-        result = score_misdeal(self.rules, fault)
+        result = score_misdeal(self.rules, fault, bid)
         if result.outcome == "forfeit":
             self.deals_counted += 1
             self.ended, self.winner = self._outcome(result.deal_score, None, None, self.deals_counted)

@@ -256,7 +256,7 @@ def _fault(given: Mapping[str, Any]) -> Fault | None:
     if kind not in FAULT_KINDS:
         raise GivenError(f"given.fault.kind must be one of {', '.join(FAULT_KINDS)}; found {json.dumps(kind)}")
     by = _seat(data.get("by"))
-    allowed = {"kind", "by", "trick"} if kind == "revoke" else {"kind", "by", "attempt"}
+    allowed = {"kind", "by", "trick"} if kind == "revoke" else {"kind", "by", "attempt", "late"}
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise GivenError(f"given.fault: a {kind} takes {', '.join(sorted(allowed))}; found {', '.join(unknown)}")
@@ -268,10 +268,13 @@ def _fault(given: Mapping[str, Any]) -> Fault | None:
     attempt = data.get("attempt", 1)
     if type(attempt) is not int or attempt < 1:
         raise GivenError(f"given.fault.attempt must be a whole number >= 1; found {json.dumps(attempt)}")
+    late = data.get("late", False)
+    if not isinstance(late, bool):
+        raise GivenError(f"given.fault.late must be true or false; found {json.dumps(late)}")
     dealer = _seat(_field(given, "dealer"))
     if by is not dealer:
         raise GivenError(f"given.fault.by: a misdeal is the dealer's ({dealer.name}); found {by.name}")
-    return Fault("misdeal", by, attempt=attempt)
+    return Fault("misdeal", by, attempt=attempt, late=late)
 
 
 def _score(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> dict[str, Any]:
@@ -279,7 +282,11 @@ def _score(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> 
     With ``given.fault`` the deal ended on a fault: a misdeal (no tricks), or a revoke."""
     fault = _fault(given) if isinstance(given, Mapping) else None
     if fault is not None and fault.kind == "misdeal":
-        return score_misdeal(rules, fault).to_json()
+        try:
+            _check_bid(rules, bid)
+        except BeloteRefError as error:
+            return _rejected(error, "bad_bid")
+        return score_misdeal(rules, fault, bid).to_json()
     try:
         arguments = _score_arguments(rules, given)
         _check_bid(rules, bid)
@@ -377,10 +384,13 @@ def _match(rules: Ruleset, given: Mapping[str, Any], with_bids: bool = False) ->
             break
         fault = _fault(deal) if isinstance(deal, Mapping) else None
         misdeal = fault is not None and fault.kind == "misdeal"
-        bid = _given_bid(deal, f"given.deals[{index}]") if with_bids and not misdeal else None
+        # A misdeal has no bid, unless found late once bids were made (penalties.misdeal.late).
+        bidded = with_bids and (not misdeal or (fault is not None and fault.late and "bid" in deal))
+        bid = _given_bid(deal, f"given.deals[{index}]") if bidded else None
         try:
             if fault is not None and fault.kind == "misdeal":
-                match.misdeal(fault)
+                _check_bid(rules, bid)
+                match.misdeal(fault, bid)
                 continue
             arguments = _score_arguments(rules, deal)
             _check_bid(rules, bid)
@@ -478,9 +488,11 @@ def _bid_auction(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _bid_score(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
-    # A misdeal ends the deal before any bid.
+    # A misdeal ends the deal before any bid, or, found late, may carry the contract bid so far.
     fault = _fault(given) if isinstance(given, Mapping) else None
-    return _score(rules, given, None if fault is not None and fault.kind == "misdeal" else _given_bid(given))
+    if fault is not None and fault.kind == "misdeal":
+        return _score(rules, given, _given_bid(given) if fault.late and "bid" in given else None)
+    return _score(rules, given, _given_bid(given))
 
 
 def _bid_match(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
