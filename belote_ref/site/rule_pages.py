@@ -250,8 +250,8 @@ def _in_players_words(data: SiteData, lang: str, path: str, parameter: Parameter
                     data.classic)
     value = baseline[pid]
     label = md(label_of(value, parameter, lang))
-    lines = [f"{md(ruleset_title(baseline, lang))}{t(lang, 'colon')}**{label}**. "
-             f"{md(parameter.explain_of(value, lang) or '')}"]
+    explain = md(parameter.explain_of(value, lang) or "")
+    lines = [f"{md(ruleset_title(baseline, lang))}{t(lang, 'colon')}**{label}**. {explain}"]
     others = []
     for other in parameter.values:
         if same_value(other, value):
