@@ -140,7 +140,8 @@ class Claims:
         return None
 
 
-#: The field of a ``score`` case's ``given`` that says the deal ended on a fault (docs/protocol.md).
+#: The field that says a deal ended on a fault (docs/protocol.md): in the ``given`` of a ``score``
+#: or ``play`` case, in each deal of a ``match``'s ``given.deals``.
 FAULT_FIELD = "fault"
 #: The area of the parameters that say what a fault costs.
 PENALTIES_AREA = "penalties."
@@ -151,9 +152,19 @@ def must_be_listed(given: Any, depends_on: Iterable[str]) -> list[str]:
     the ``penalties.*`` it depends on. An adapter written before faults were in the protocol claims
     their defaults through its rulesets without knowing the field, and would score the deal as if
     it had been played out; naming the parameters is how an adapter says it reads the field."""
-    if not isinstance(given, Mapping) or given.get(FAULT_FIELD) is None:
+    if not _has_fault(given):
         return []
     return [parameter_id for parameter_id in depends_on if parameter_id.startswith(PENALTIES_AREA)]
+
+
+def _has_fault(given: Any) -> bool:
+    """Whether ``given`` carries a fault: its own, or one of its ``deals`` (a match)."""
+    if not isinstance(given, Mapping):
+        return False
+    deals = given.get("deals")
+    return given.get(FAULT_FIELD) is not None or (
+        isinstance(deals, list) and any(isinstance(deal, Mapping) and deal.get(FAULT_FIELD) is not None
+                                        for deal in deals))
 
 
 #: The claims of one kind's own: ``by_kind.play.tricks_alone`` and ``by_kind.score.validates``.

@@ -8,7 +8,8 @@ score it does not as a case of its own, id ``<fixture>@tricks``: the run message
 ``"parts": ["tricks"]``, the ``given`` leaves out what only the score reads (``belote``,
 ``announcements``, ``pot``), and only ``trick_winners``, ``legal`` and a rejection of the plays
 (:data:`PLAY_REJECTIONS`) are compared. A fixture whose expected answer is a rejection of the
-score (``bad_belote``, ``bad_announcement``) has no tricks part.
+score (``bad_belote``, ``bad_announcement``) has no tricks part, nor has a case whose ``given``
+carries a revoke (``fault``): which card is let through is the fault's.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from belote_ref.conformance.adapter import AdapterFailure, InProcessAdapter, SubprocessAdapter
-from belote_ref.conformance.applicability import Claims, must_be_listed
+from belote_ref.conformance.applicability import FAULT_FIELD, Claims, must_be_listed
 from belote_ref.conformance.branches import branch_cases_of
 from belote_ref.conformance.corpus import AUCTION_KINDS, AUCTION_PARAMETER, Fixture, compare_results
 from belote_ref.conformance.dependencies import dependencies_of
@@ -128,6 +128,8 @@ def tricks_alone_case(claims: Claims, case: Case) -> Case | None:
     claims ``by_kind.play.tricks_alone`` and every parameter the tricks depend on; else None."""
     if case.fixture.kind != "play" or case.parts or not claims.for_kind("play").tricks_alone:
         return None
+    if isinstance(case.given, Mapping) and case.given.get(FAULT_FIELD) is not None:
+        return None  # which card is let through is the fault's, a penalties.* reading: no tricks part
     expected = tricks_part(case.expected)
     if expected is None:
         return None

@@ -47,6 +47,7 @@ from belote_ref.core.errors import BeloteRefError, IllegalCallError, IllegalPlay
 from belote_ref.engine.announcements import Declaration
 from belote_ref.engine.bids.auction import Bid, make_calls
 from belote_ref.engine.dealing import DeckGetter, check_deck, getter_of, hand_mask, packet_plan
+from belote_ref.engine.faults import Fault, FaultError, score_revoke
 from belote_ref.engine.play import Trick, _winning_index, explain_illegal, legal_mask, run_tricks
 from belote_ref.engine.scoring import Belote, DealScore, score_deal
 from belote_ref.rules.ruleset import Ruleset
@@ -621,6 +622,7 @@ def play_out(
     pot: int = 0,
     legal: bool = False,
     bid: Bid | None = None,
+    revoke: Fault | None = None,
 ) -> PlayedDeal:
     """Play a whole deal whose contract is known: 32 cards from the four 8-card ``hands``.
 
@@ -636,12 +638,18 @@ def play_out(
     may not be played; :class:`~belote_ref.engine.scoring.InconsistentDealError` (``bad_belote``,
     ``bad_announcement``) from the scoring. Under ``bidding.auction: bids``, ``bid`` is the
     contract's value and multiplier.
+
+    ``revoke``: the card ``revoke.by`` played in trick ``revoke.trick`` was a revoke, found at the
+    end of the deal: that card is let through (the others are checked as ever) and the deal is
+    scored by :func:`~belote_ref.engine.faults.score_revoke` (``penalties.revoke.found_at_end``).
+    Raises :class:`~belote_ref.engine.faults.FaultError` (code ``no_revoke``, ``index`` = that
+    play's) when the card was one the play rules allowed.
     """
     check_hands(hands, 8, index=0)
     if len(plays) != 32:
         raise BeloteRefError(f"a deal is 32 plays; found {len(plays)}", code="bad_deal", index=len(plays))
     masks = [hands[seat].mask for seat in SEATS]
-    if not legal:
+    if not legal and revoke is None:
         # The good path: all 32 cards at once; a deal it refuses is played card by card below, for
         # the error that names the rule.
         _, leaders, bad = run_tricks(rules, trump, list(masks), leader, plays)
@@ -662,7 +670,11 @@ def play_out(
         mask = legal_mask(rules, trump, masks[seat], first, tuple(cards))
         if legal:
             allowed.append(CardSet(mask))
-        if not mask >> card & 1:
+        named = revoke is not None and seat is revoke.by and len(tricks) + 1 == revoke.trick
+        if named and mask >> card & 1:
+            raise FaultError(f"trick {len(tricks) + 1}: {seat.name}'s {card} was a card the play rules allow, "
+                             f"not a revoke", code="no_revoke", index=index)
+        if not mask >> card & 1 and not (named and card in CardSet(masks[seat])):
             hand = CardSet(masks[seat])
             where = f"trick {len(tricks) + 1}, {seat.name} played {card}"
             if card not in hand:
@@ -679,6 +691,13 @@ def play_out(
             tricks.append(Trick(first, trick))
             first = SEATS[(first + _winning_index(strength, trick)) & 3]
             cards = []
-    score = score_deal(rules, dealer=SEATS[(leader - 1) & 3], taker=taker, trump=trump, tricks=tricks,
+    dealer = SEATS[(leader - 1) & 3]
+    if revoke is not None:
+        score = score_revoke(rules, revoke, dealer=dealer, taker=taker, trump=trump, tricks=tricks, belote=belote,
+                             announcements=announcements, pot=pot, bid=bid)
+        # The tricks as played; the score's own winners are the penalty's (innocent_choice).
+        as_played = (*(trick.leader for trick in tricks[1:]), first)
+        return PlayedDeal(as_played, tuple(allowed) if legal else None, score)
+    score = score_deal(rules, dealer=dealer, taker=taker, trump=trump, tricks=tricks,
                        belote=belote, announcements=announcements, pot=pot, validate=False, bid=bid)
     return PlayedDeal(score.trick_winners, tuple(allowed) if legal else None, score)

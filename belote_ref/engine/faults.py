@@ -24,6 +24,10 @@ a ruleset's name:
   bidding family; without a bid, belote-ref's choice: the forfeit).
 - ``penalties.misdeal.repeat`` says whether a dealer's ``attempt``-th misdeal in a row is dealt
   again, bars the dealer's team from taking on the redeal, or gives the opponents the forfeit.
+- ``penalties.misdeal.late`` says what a misdeal found ``late`` costs (once trumps are fixed; in the
+  bidding family once an opponent has bid): as any misdeal (``same_as_early``), the forfeit
+  (``forfeit_after_trump``), or the forfeit plus the contract's points, the bid's value times its
+  multiplier (``forfeit_plus_contract``; without a bid, the classic family, the forfeit alone).
 
 A forfeit is a fixed number of the rule texts and is written as it stands: it is never rounded.
 A litige pot carried in stays in the pot (no source says whether a forfeit wins it).
@@ -36,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from belote_ref.core.cards import Seat, Suit, Team, Trump
+from belote_ref.core.errors import BeloteRefError
 from belote_ref.engine.announcements import Declaration
 from belote_ref.engine.bids.auction import Bid
 from belote_ref.engine.bids.scoring import bid_value
@@ -44,7 +49,7 @@ from belote_ref.engine.score_sheet import Contract, DealScore, Sheet
 from belote_ref.engine.scoring import Belote, score_deal
 from belote_ref.rules.ruleset import Ruleset
 
-__all__ = ["FAULT_KINDS", "Fault", "FaultKind", "MisdealScore", "score_misdeal", "score_revoke"]
+__all__ = ["FAULT_KINDS", "Fault", "FaultError", "FaultKind", "MisdealScore", "score_misdeal", "score_revoke"]
 
 FaultKind = Literal["revoke", "misdeal"]
 #: The faults the engine scores; the other penalties.* parameters are documentary for now.
@@ -52,21 +57,32 @@ FAULT_KINDS: tuple[FaultKind, ...] = ("revoke", "misdeal")
 TRICKS_PER_DEAL = 8
 
 
+class FaultError(BeloteRefError):
+    """A fault that cannot have happened where it is said to (a redeal by another dealer, a misdeal
+    counted wrong, a barred team that takes, a "revoke" that was a legal card): a situation, answered
+    as a rejection with its ``code`` (docs/protocol.md, "Rejections")."""
+
+    code = "impossible_fault"
+
+
 @dataclass(frozen=True)
 class Fault:
     """A fault that ended a deal: its ``kind``, the seat that made it (``by``; for a misdeal, the
     dealer), the 1-based ``trick`` of a revoke, and for a misdeal how many misdeals in a row this
-    dealer has made, this one included (``attempt``)."""
+    dealer has made, this one included (``attempt``), and whether it was found ``late``, once
+    trumps were fixed (in the bidding family, once an opponent had bid)."""
 
     kind: FaultKind
     by: Seat
     trick: int = 0
     attempt: int = 1
+    late: bool = False
 
     def to_json(self) -> dict[str, Any]:
         if self.kind == "revoke":
             return {"kind": self.kind, "by": self.by.name, "trick": self.trick}
-        return {"kind": self.kind, "by": self.by.name, "attempt": self.attempt}
+        found = {"late": True} if self.late else {}
+        return {"kind": self.kind, "by": self.by.name, "attempt": self.attempt, **found}
 
 
 MisdealOutcome = Literal["redeal", "redeal_barred", "forfeit"]
@@ -92,9 +108,16 @@ class MisdealScore:
         }
 
 
-def score_misdeal(rules: Ruleset, fault: Fault) -> MisdealScore:
-    """The cost of ``fault.by``'s ``fault.attempt``-th misdeal in a row (``penalties.misdeal.repeat``)."""
+def score_misdeal(rules: Ruleset, fault: Fault, bid: Bid | None = None) -> MisdealScore:
+    """The cost of ``fault.by``'s ``fault.attempt``-th misdeal in a row (``penalties.misdeal.repeat``),
+    or of one found late (``penalties.misdeal.late``; ``bid``: the contract bid when it was found)."""
     dealers, opponents = fault.by.team, fault.by.team.other
+    late = rules["penalties.misdeal.late"]
+    if fault.late and late != "same_as_early":
+        points = rules["penalties.forfeit_value"]
+        if late == "forfeit_plus_contract" and bid is not None:
+            points += bid_value(rules, bid) * bid.multiplier
+        return MisdealScore("forfeit", None, {dealers: 0, opponents: points}, fault.by.next)
     repeat = rules["penalties.misdeal.repeat"]
     forfeit_from = {"bar_then_forfeit": 3, "forfeit_at_second": 2, "forfeit_at_third": 3}.get(repeat)
     nothing = {Team.NS: 0, Team.EW: 0}
@@ -120,17 +143,21 @@ def score_revoke(
     announcements: Sequence[Declaration] = (),
     pot: int = 0,
     bid: Bid | None = None,
+    final_deal: bool = False,
 ) -> DealScore:
     """The score of a deal in which ``fault.by`` revoked at trick ``fault.trick``, found at the end
-    of the deal (``penalties.revoke.found_at_end``). The tricks are checked as for any deal."""
+    of the deal (``penalties.revoke.found_at_end``). The tricks are checked as for any deal;
+    ``final_deal`` marks the last deal of a match, as for :func:`~belote_ref.engine.scoring.score_deal`
+    (it matters only where the deal is scored as usual, ``innocent_choice``)."""
     played = score_deal(rules, dealer=dealer, taker=taker, trump=trump, tricks=tricks, belote=belote,
-                        announcements=announcements, pot=pot, bid=bid)
+                        announcements=announcements, pot=pot, bid=bid, final_deal=final_deal)
     found_at_end = rules["penalties.revoke.found_at_end"]
     if found_at_end == "innocent_choice":
         winners = tuple(winner if index < fault.trick - 1 else fault.by.next
                         for index, winner in enumerate(played.trick_winners))
         return score_deal(rules, dealer=dealer, taker=taker, trump=trump, tricks=tricks, belote=belote,
-                          announcements=announcements, pot=pot, bid=bid, validate=False, trick_winners=winners)
+                          announcements=announcements, pot=pot, bid=bid, validate=False, trick_winners=winners,
+                          final_deal=final_deal)
     offenders, innocent = fault.by.team, fault.by.team.other
     sheet = Sheet()
     if found_at_end == "contract_to_opponents":

@@ -11,6 +11,16 @@ The end of a match follows the ``game.*`` parameters:
 - ``game.end: deals``: after ``game.deal_limit`` deals (passed-out deals count only with
   ``game.count_passed_deals``) the higher total wins; equal totals follow ``game.exact_tie``.
 
+A deal may end on a fault (:mod:`belote_ref.engine.faults`, the ``penalties.*`` parameters):
+
+- a revoke found at the end (:meth:`Match.play_deal` with ``fault``) is scored by
+  :func:`~belote_ref.engine.faults.score_revoke` and counts as a deal like any other;
+- a misdeal (:meth:`Match.misdeal`) dealt again adds no score, does not count as a deal, and the
+  same dealer deals again (``wrong_dealer`` otherwise), his next misdeal being the next
+  ``attempt`` (``wrong_attempt`` otherwise); dealt again with a team barred, that team may not
+  take on the redeal (``barred_taker``); a forfeit is added to the totals, counts as a deal, and
+  the next seat deals (``wrong_dealer`` otherwise).
+
 The final deal is scored with ``final_deal=True`` (``scoring.rounding.final_deal_exact``,
 ``scoring.litige.on_final_deal``): in a match to points, a deal is final when, scored so, it
 ends the match.
@@ -25,6 +35,7 @@ from belote_ref.core.cards import Seat, Suit, Team, Trump
 from belote_ref.core.errors import MatchOverError
 from belote_ref.engine.announcements import Declaration
 from belote_ref.engine.bids.auction import Bid
+from belote_ref.engine.faults import Fault, FaultError, MisdealScore, score_misdeal, score_revoke
 from belote_ref.engine.play import Trick
 from belote_ref.engine.scoring import Belote, DealScore, final_deal_matters, score_deal
 from belote_ref.rules.ruleset import Ruleset
@@ -46,6 +57,12 @@ class Match:
     scores: list[DealScore] = field(default_factory=list)
     ended: bool = False
     winner: Team | None = None
+    #: The dealer's last misdeal while he deals again (None once a deal is played or forfeited).
+    redealing: Fault | None = None
+    #: Who must deal the deal after a misdeal: the same dealer, or after a forfeit the next seat.
+    next_dealer: Seat | None = None
+    #: The team that may not take on the redeal (``penalties.misdeal.repeat: bar_then_forfeit``).
+    barred: Team | None = None
 
     # Deliberate copy: score_deal's keywords, which it passes on, minus those the match supplies (pot, final_deal).
     def play_deal(
@@ -58,6 +75,7 @@ class Match:
         belote: Belote,
         announcements: Sequence[Declaration] = (),
         bid: Bid | None = None,
+        fault: Fault | None = None,
     ) -> DealScore:
         """Score one played deal with the pot carried in, add it to the totals, apply the end rules.
 
@@ -67,26 +85,37 @@ class Match:
         :class:`~belote_ref.core.errors.MatchOverError` when the match is over, and
         :class:`~belote_ref.core.errors.InconsistentDealError` when the deal is inconsistent (see
         :func:`~belote_ref.engine.scoring.score_deal`). In the bidding family (``bidding.auction: bids``)
-        ``bid`` is the deal's contract value and multiplier.
+        ``bid`` is the deal's contract value and multiplier. ``fault``: a revoke found at the end of
+        the deal (:func:`~belote_ref.engine.faults.score_revoke`). Raises
+        :class:`~belote_ref.engine.faults.FaultError` (``wrong_dealer``, ``barred_taker``) when the
+        deal follows a misdeal and another seat deals it than the one due, or the barred team takes.
         """
         if self.ended:
             raise MatchOverError("the match is over")
+        self._check_dealer(dealer)
+        if self.barred is not None and taker.team is self.barred:
+            raise FaultError(f"{taker.name} takes on the redeal, but {self.barred.value} are barred from taking "
+                             f"after {dealer.name}'s misdeal (penalties.misdeal.repeat)", code="barred_taker")
 
         def score(final: bool) -> DealScore:
+            if fault is not None:
+                return score_revoke(self.rules, fault, dealer=dealer, taker=taker, trump=trump, tricks=tricks,
+                                    belote=belote, announcements=announcements, pot=self.pot, bid=bid,
+                                    final_deal=final)
             return score_deal(self.rules, dealer=dealer, taker=taker, trump=trump, tricks=tricks, belote=belote,
                               announcements=announcements, pot=self.pot, final_deal=final, bid=bid)
 
         counted = self.deals_counted + 1
         if self.rules.game.end == "deals":
             result = score(counted >= self.rules.game.deal_limit)
-            ended, winner = self._outcome(result, taker, counted)
+            ended, winner = self._outcome(result.deal_score, result.capot, taker.team, counted)
         else:
             # The deal is final when, scored as the final deal, it ends the match.
             result = score(True)
-            ended, winner = self._outcome(result, taker, counted)
+            ended, winner = self._outcome(result.deal_score, result.capot, taker.team, counted)
             if not ended and final_deal_matters(self.rules, result):
                 result = score(False)
-                ended, winner = self._outcome(result, taker, counted)
+                ended, winner = self._outcome(result.deal_score, result.capot, taker.team, counted)
         self.deals_counted = counted
         for team in _TEAMS:
             self.totals[team] += result.deal_score[team]
@@ -94,7 +123,46 @@ class Match:
         self.history.append(dict(self.totals))
         self.scores.append(result)
         self.ended, self.winner = ended, winner
+        self.redealing, self.barred, self.next_dealer = None, None, None
         return result
+
+    def misdeal(self, fault: Fault, bid: Bid | None = None) -> MisdealScore:
+        """A misdeal by ``fault.by``, the dealer, his ``fault.attempt``-th in a row
+        (:func:`~belote_ref.engine.faults.score_misdeal`; ``bid``: the contract bid when a misdeal
+        found late was found). Dealt again, it adds a row of unchanged
+        totals to :attr:`history` and does not count as a deal; a forfeit is added to the totals,
+        counts as a deal and may end the match.
+
+        Raises :class:`~belote_ref.core.errors.MatchOverError` when the match is over, and
+        :class:`~belote_ref.engine.faults.FaultError` when another seat deals than the one due
+        after a misdeal (``wrong_dealer``) or ``fault.attempt`` is not one more than the dealer's misdeals in a row
+        (``wrong_attempt``)."""
+        if self.ended:
+            raise MatchOverError("the match is over")
+        self._check_dealer(fault.by)
+        expected = self.redealing.attempt + 1 if self.redealing is not None else 1
+        if fault.attempt != expected:
+            raise FaultError(f"{fault.by.name}'s misdeal is his misdeal number {expected} in a row in this match; "
+                             f"found attempt {fault.attempt}", code="wrong_attempt")
+        result = score_misdeal(self.rules, fault, bid)
+        if result.outcome == "forfeit":
+            self.deals_counted += 1
+            self.ended, self.winner = self._outcome(result.deal_score, None, None, self.deals_counted)
+            for team in _TEAMS:
+                self.totals[team] += result.deal_score[team]
+            self.redealing, self.barred = None, None
+        else:
+            self.redealing, self.barred = fault, result.barred
+        self.next_dealer = result.next_dealer
+        self.history.append(dict(self.totals))
+        return result
+
+    def _check_dealer(self, dealer: Seat) -> None:
+        """Right after a misdeal, the deal is the redeal by the same dealer, or after its forfeit the
+        next seat's (``penalties.misdeal.repeat``); elsewhere the match does not check who deals."""
+        if self.next_dealer is not None and dealer is not self.next_dealer:
+            raise FaultError(f"after the misdeal {self.next_dealer.name} deals; found {dealer.name} dealing",
+                             code="wrong_dealer")
 
     def pass_deal(self) -> None:
         """A deal passed out by everyone: it counts toward ``game.deal_limit`` only with
@@ -115,9 +183,11 @@ class Match:
             return True, None
         return False, None
 
-    def _outcome(self, result: DealScore, taker: Seat, counted: int) -> tuple[bool, Team | None]:
-        """Whether the match ends after ``result`` is added, and who wins (None: a draw)."""
-        totals = {team: self.totals[team] + result.deal_score[team] for team in _TEAMS}
+    def _outcome(self, deal_score: dict[Team, int], capot: Team | None, takers: Team | None,
+                 counted: int) -> tuple[bool, Team | None]:
+        """Whether the match ends after ``deal_score`` is added (the deal's ``capot`` team; its
+        ``takers``, None for a misdeal's forfeit), and who wins (None: a draw)."""
+        totals = {team: self.totals[team] + deal_score[team] for team in _TEAMS}
         if self.rules.game.end == "deals":
             if counted < self.rules.game.deal_limit:
                 return False, None
@@ -127,8 +197,8 @@ class Match:
             reached = [team for team in _TEAMS if totals[team] >= target]
         else:
             reached = [team for team in _TEAMS if totals[team] > target]
-        if self.rules.game.no_win_on_capot_with_belote and result.capot is not None:
-            reached = [team for team in reached if team is result.capot]
+        if self.rules.game.no_win_on_capot_with_belote and capot is not None:
+            reached = [team for team in reached if team is capot]
         if not reached:
             return False, None
         if len(reached) == 1:
@@ -136,6 +206,6 @@ class Match:
         rule = self.rules.game.simultaneous_finish
         if rule == "draw":
             return True, None
-        if rule == "last_taker":
-            return True, taker.team
+        if rule == "last_taker" and takers is not None:
+            return True, takers
         return self._by_totals(totals)

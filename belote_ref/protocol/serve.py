@@ -256,7 +256,7 @@ def _fault(given: Mapping[str, Any]) -> Fault | None:
     if kind not in FAULT_KINDS:
         raise GivenError(f"given.fault.kind must be one of {', '.join(FAULT_KINDS)}; found {json.dumps(kind)}")
     by = _seat(data.get("by"))
-    allowed = {"kind", "by", "trick"} if kind == "revoke" else {"kind", "by", "attempt"}
+    allowed = {"kind", "by", "trick"} if kind == "revoke" else {"kind", "by", "attempt", "late"}
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise GivenError(f"given.fault: a {kind} takes {', '.join(sorted(allowed))}; found {', '.join(unknown)}")
@@ -268,10 +268,13 @@ def _fault(given: Mapping[str, Any]) -> Fault | None:
     attempt = data.get("attempt", 1)
     if type(attempt) is not int or attempt < 1:
         raise GivenError(f"given.fault.attempt must be a whole number >= 1; found {json.dumps(attempt)}")
+    late = data.get("late", False)
+    if not isinstance(late, bool):
+        raise GivenError(f"given.fault.late must be true or false; found {json.dumps(late)}")
     dealer = _seat(_field(given, "dealer"))
     if by is not dealer:
         raise GivenError(f"given.fault.by: a misdeal is the dealer's ({dealer.name}); found {by.name}")
-    return Fault("misdeal", by, attempt=attempt)
+    return Fault("misdeal", by, attempt=attempt, late=late)
 
 
 def _score(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> dict[str, Any]:
@@ -279,7 +282,11 @@ def _score(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> 
     With ``given.fault`` the deal ended on a fault: a misdeal (no tricks), or a revoke."""
     fault = _fault(given) if isinstance(given, Mapping) else None
     if fault is not None and fault.kind == "misdeal":
-        return score_misdeal(rules, fault).to_json()
+        try:
+            _check_bid(rules, bid)
+        except BeloteRefError as error:
+            return _rejected(error, "bad_bid")
+        return score_misdeal(rules, fault, bid).to_json()
     try:
         arguments = _score_arguments(rules, given)
         _check_bid(rules, bid)
@@ -375,11 +382,19 @@ def _match(rules: Ruleset, given: Mapping[str, Any], with_bids: bool = False) ->
     for index, deal in enumerate(deals):
         if match.ended:
             break
-        bid = _given_bid(deal, f"given.deals[{index}]") if with_bids else None
+        fault = _fault(deal) if isinstance(deal, Mapping) else None
+        misdeal = fault is not None and fault.kind == "misdeal"
+        # A misdeal has no bid, unless found late once bids were made (penalties.misdeal.late).
+        bidded = with_bids and (not misdeal or (fault is not None and fault.late and "bid" in deal))
+        bid = _given_bid(deal, f"given.deals[{index}]") if bidded else None
         try:
+            if fault is not None and fault.kind == "misdeal":
+                _check_bid(rules, bid)
+                match.misdeal(fault, bid)
+                continue
             arguments = _score_arguments(rules, deal)
             _check_bid(rules, bid)
-            match.play_deal(bid=bid, **arguments)
+            match.play_deal(bid=bid, fault=fault, **arguments)
         except GivenError:
             raise
         except BeloteRefError as error:
@@ -393,8 +408,8 @@ def _match(rules: Ruleset, given: Mapping[str, Any], with_bids: bool = False) ->
 
 def _play(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> dict[str, Any]:
     """A whole deal under a given contract: ``{hands, contract: {trump, taker}, leader, plays,
-    belote, announcements, want_legal, pot}`` (the last four optional); in the bidding family the
-    contract carries its ``bid``."""
+    belote, announcements, want_legal, pot, fault}`` (the last five optional); in the bidding family the
+    contract carries its ``bid``. ``fault``: one of the plays was a revoke, found at the end."""
     contract = _field(given, "contract")
     if not isinstance(contract, Mapping):
         raise GivenError(f"given.contract must be {{trump, taker}}; found {contract!r}")
@@ -403,6 +418,10 @@ def _play(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> d
     hands = _hands(_field(given, "hands"))
     leader = _seat(_field(given, "leader"))
     plays = _cards(_field(given, "plays"))
+    named = given.get("fault")
+    if isinstance(named, Mapping) and named.get("kind") == "misdeal":
+        raise GivenError("given.fault of a play case is a revoke: a misdeal has no plays (send it as a score case)")
+    revoke = _fault(given)
     want_legal = given.get("want_legal", False)
     if not isinstance(want_legal, bool):
         raise GivenError(f"given.want_legal must be true or false; found {want_legal!r}")
@@ -413,7 +432,7 @@ def _play(rules: Ruleset, given: Mapping[str, Any], bid: Bid | None = None) -> d
         announcements = _declarations(rules, trump, given.get("announcements"))
         _check_bid(rules, bid)
         played = play_out(rules, hands=hands, trump=trump, taker=taker, leader=leader, plays=plays, belote=belote,
-                          announcements=announcements, pot=_pot(given), legal=want_legal, bid=bid)
+                          announcements=announcements, pot=_pot(given), legal=want_legal, bid=bid, revoke=revoke)
     except GivenError:
         raise
     except BeloteRefError as error:
@@ -469,9 +488,11 @@ def _bid_auction(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _bid_score(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
-    # A misdeal ends the deal before any bid.
+    # A misdeal ends the deal before any bid, or, found late, may carry the contract bid so far.
     fault = _fault(given) if isinstance(given, Mapping) else None
-    return _score(rules, given, None if fault is not None and fault.kind == "misdeal" else _given_bid(given))
+    if fault is not None and fault.kind == "misdeal":
+        return _score(rules, given, _given_bid(given) if fault.late and "bid" in given else None)
+    return _score(rules, given, _given_bid(given))
 
 
 def _bid_match(rules: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,16 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 OTHER_TOPIC: tuple[str, tuple[str, ...]] = ("other", ())
 
+# Family pages gather, in players' words, the rules of one family of faults: each is a page of the
+# rules with no rule of its own (every rule keeps its article and its section on its topic's page),
+# after the topics. Each names its topic and the parameter ids, or id prefixes, it gathers.
+FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("faults-misdeal", "faults", ("penalties.misdeal", "penalties.forfeit_value")),
+    ("faults-revoke", "faults", ("penalties.revoke", "penalties.forfeit_value")),
+    ("faults-table", "faults", ("penalties.exposed_card", "penalties.out_of_turn", "penalties.signals")),
+    ("faults-announcements", "faults", ("penalties.announcement", "belote.announcement")),
+)
+
 
 @dataclass
 class SiteData:
@@ -40,6 +50,8 @@ class SiteData:
     branches: dict[str, dict[str, int | None]] = field(default_factory=dict)
     hand_pages: frozenset[str] = frozenset()
     reports: list[Report] = field(default_factory=list)
+    #: Family slug -> (its topic, the parameter ids or id prefixes it gathers): :data:`FAMILIES`.
+    families: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
 
     @property
     def classic(self) -> Ruleset:
@@ -62,6 +74,16 @@ class SiteData:
 
     def parameters_of(self, topic: str) -> list[Parameter]:
         return [p for p in self.registry.parameters.values() if self.topic_of(p.id) == topic]
+
+    def family_parameters(self, family: str) -> list[Parameter]:
+        """The rules a family page gathers, in the order of its prefixes, then the registry's."""
+        _, prefixes = self.families[family]
+        return [p for prefix in prefixes for p in self.registry.parameters.values()
+                if p.id == prefix or p.id.startswith(prefix + ".")]
+
+    def families_of(self, topic: str) -> list[str]:
+        """The family pages of ``topic``, in the site's order."""
+        return [slug for slug, (parent, _) in self.families.items() if parent == topic]
 
     def fixtures_of(self, parameter_id: str) -> list[Fixture]:
         """Hand fixtures that test ``parameter_id`` (named in ``rules`` or in a branch's ``when``)."""
@@ -117,8 +139,10 @@ def load_site_data(
             unique.append(fixture)
     areas = {p.area for p in registry.parameters.values()}
     known = {a for _, topic_areas in TOPICS for a in topic_areas}
-    topics = list(TOPICS) + ([OTHER_TOPIC] if areas - known else [])
-    data = SiteData(registry, rulesets, unique, topics, reports=load_reports(reports_dir))
+    # The family pages come last, so that a topic's place (the first part of its rules' articles) stays.
+    topics = list(TOPICS) + ([OTHER_TOPIC] if areas - known else []) + [(slug, ()) for slug, _, _ in FAMILIES]
+    data = SiteData(registry, rulesets, unique, topics, reports=load_reports(reports_dir),
+                    families={slug: (parent, prefixes) for slug, parent, prefixes in FAMILIES})
     for fixture in unique:
         data.branches[fixture.id] = {r.id: branch_index(fixture, r.params) for r in rulesets}
     return data

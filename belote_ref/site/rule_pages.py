@@ -104,7 +104,7 @@ def home_page(data: SiteData, lang: str) -> str:
     out += faq_section(data, lang, path)
     out += [f"## {t(lang, 'where')}", ""]
     for slug, _ in data.topics:
-        count = len(data.parameters_of(slug))
+        count = len(data.family_parameters(slug) if slug in data.families else data.parameters_of(slug))
         out.append(f"- [{md(topic_title(slug, lang))}]({rel(path, f'{lang}/rules/{slug}.md')})"
                    f" ({t(lang, 'rules_count', n=count)})")
     out.append("")
@@ -193,6 +193,8 @@ def article_anchor(article: str) -> str:
 
 
 def topic_page(data: SiteData, lang: str, slug: str) -> str:
+    if slug in data.families:
+        return family_page(data, lang, slug)
     path = f"{lang}/rules/{slug}.md"
     intro = topic_intro(slug, lang)
     out = [
@@ -206,6 +208,11 @@ def topic_page(data: SiteData, lang: str, slug: str) -> str:
         md(intro),
         "",
     ]
+    families = data.families_of(slug)
+    if families:
+        links = " · ".join(f"[{md(topic_title(family, lang))}]({rel(path, f'{lang}/rules/{family}.md')})"
+                           for family in families)
+        out += [f"{lbl(lang, 'family_pages')}{links}", ""]
     groups = _groups(data.parameters_of(slug))
     level = "###" if len(groups) > 1 else "##"
     for key, parameters in groups:
@@ -214,6 +221,49 @@ def topic_page(data: SiteData, lang: str, slug: str) -> str:
         for parameter in parameters:
             out += parameter_section(data, lang, path, parameter, level)
     return "\n".join(out) + "\n"
+
+
+def family_page(data: SiteData, lang: str, slug: str) -> str:
+    """A family of faults in players' words: for each rule it gathers, what a table of the usual game
+    does and what the other tables do, linked to the rule's own section (its article, sources and
+    worked examples); then what no text we read settles (the locale's ``open`` list)."""
+    path = f"{lang}/rules/{slug}.md"
+    parent, _ = data.families[slug]
+    topic = phrases(lang)["topics"].get(slug) or {}
+    out = ["---", *search_boost("rules"), "---", "", f"# {md(topic_title(slug, lang))}", "",
+           _lang_switch(path, lang), md(topic_intro(slug, lang)), ""]
+    for parameter in data.family_parameters(slug):
+        out += [f"## {md(title_of(parameter.id, lang))} {{#{parameter.id}}}", ""]
+        out += [f"{line}\n" for line in _in_players_words(data, lang, path, parameter)]
+    unsettled = topic.get("open") or ()
+    if unsettled:
+        out += [f"## {md(t(lang, 'family_open'))}", "", *(f"- {md(item)}" for item in unsettled), ""]
+    out += [f"[{t(lang, 'family_all')} →]({rel(path, f'{lang}/rules/{parent}.md')})", ""]
+    return "\n".join(out) + "\n"
+
+
+def _in_players_words(data: SiteData, lang: str, path: str, parameter: Parameter) -> list[str]:
+    """One rule told at the table: the value of the usual game where the rule is in play (classic,
+    else the first shipped ruleset that plays it), then every other value the sources give."""
+    pid = parameter.id
+    baseline = next((r for r in [data.classic, *data.rulesets] if data.registry.applies(pid, r.params)),
+                    data.classic)
+    value = baseline[pid]
+    label = md(label_of(value, parameter, lang))
+    explain = md(parameter.explain_of(value, lang) or "")
+    lines = [f"{md(ruleset_title(baseline, lang))}{t(lang, 'colon')}**{label}**. {explain}"]
+    others = []
+    for other in parameter.values:
+        if same_value(other, value):
+            continue
+        chosen = [r for r in data.rulesets if same_value(r[pid], other)]
+        names = f" ({', '.join(_ruleset_title_link(r, lang, path) for r in chosen)})" if chosen else ""
+        others.append(f"- **{md(label_of(other, parameter, lang))}**{names}{t(lang, 'colon')}"
+                      f"{md(parameter.explain_of(other, lang) or '')}")
+    if others:
+        lines.append(lbl(lang, "family_elsewhere").rstrip() + "\n\n" + "\n".join(others))
+    lines.append(f"[{t(lang, 'faq_rule')} →]({rel(path, param_page(data, lang, pid))})")
+    return lines
 
 
 def parameter_section(data: SiteData, lang: str, path: str, parameter: Parameter, level: str) -> list[str]:

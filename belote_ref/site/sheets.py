@@ -5,6 +5,7 @@ the print style sheet (``docs/stylesheets/extra.css``, ``@media print``) fits it
 from __future__ import annotations
 
 from belote_ref.rules.predicates import same_value
+from belote_ref.rules.registry import Parameter
 from belote_ref.rules.ruleset import Ruleset
 from belote_ref.site.cardhtml import rank_text
 from belote_ref.site.data import SiteData
@@ -29,6 +30,18 @@ def _in_numbers(value: object, lang: str) -> str:
     if isinstance(value, list) and len(value) == 8 and all(isinstance(rank, str) for rank in value):
         return " > ".join(rank_text(rank, lang) for rank in value)
     return ""
+
+
+def _one_line(lang: str, slug: str, parameters: list[Parameter], ruleset: Ruleset, parent: Ruleset) -> list[str]:
+    """A topic told in one line of the sheet (the faults and penalties, whose family pages tell the
+    rest): each rule's short title and its value, a value the club changed marked."""
+    items = []
+    for parameter in parameters:
+        value = md(label_of(ruleset[parameter.id], parameter, lang))
+        if not same_value(ruleset[parameter.id], parent[parameter.id]):
+            value = f'<span class="bt-changed">{value}</span>'
+        items.append(f"{md(parameter.title_in(lang))}{t(lang, 'colon')}{value}")
+    return [f"## {md(topic_title(slug, lang))}", "", f"{t(lang, 'faq_separator').join(items)}.", ""]
 
 
 def sheet_page(lang: str, ruleset: Ruleset) -> str:
@@ -56,6 +69,9 @@ def sheet_md(data: SiteData, lang: str, ruleset: Ruleset) -> str:
         parameters = [p for p in data.parameters_of(slug)
                       if p.outcome and data.registry.applies(p.id, ruleset.params)]
         if not parameters:
+            continue
+        if data.families_of(slug):
+            out += _one_line(lang, slug, parameters, ruleset, parent)
             continue
         out += [f"## {md(topic_title(slug, lang))}", "", '<dl class="bt-sheet-list">']
         for parameter in parameters:
