@@ -11,20 +11,19 @@ from __future__ import annotations
 import html
 import json
 import posixpath
-from importlib.resources import files
 from typing import Any
 
 from belote_ref.engine.play import RULE_CARD_IN_HAND, RULE_FOLLOW_SUIT, RULE_MUST_OVERTRUMP, RULE_MUST_TRUMP
 from belote_ref.rules.ruleset import shipped_rulesets
-from belote_ref.site.browser_assets import ENGINE_FOLDER
+from belote_ref.site.browser_assets import script_path
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import _lang_switch, md, param_page, ruleset_title
 from belote_ref.site.wording import phrases, t
 
-__all__ = ["SCRIPT", "may_i_play_md", "may_i_play_page", "may_i_play_script"]
+__all__ = ["SCRIPT", "may_i_play_md", "may_i_play_page"]
 
 #: The page's script, in the site beside the engine's files.
-SCRIPT = f"{ENGINE_FOLDER}/may-i-play.js"
+SCRIPT = script_path("may_i_play.js")
 
 _BASE_RULES = (RULE_FOLLOW_SUIT, RULE_MUST_TRUMP, RULE_MUST_OVERTRUMP, RULE_CARD_IN_HAND)
 _TRUMPS = ("H", "S", "D", "C", "SA", "TA")
@@ -32,11 +31,6 @@ _TRUMPS = ("H", "S", "D", "C", "SA", "TA")
 
 def may_i_play_page(lang: str) -> str:
     return f"{lang}/may-i-play.md"
-
-
-def may_i_play_script() -> bytes:
-    """The page's script, shipped in the package beside this module."""
-    return files("belote_ref.site").joinpath("browser", "may_i_play.js").read_bytes()
 
 
 def _url(page: str) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from belote_ref.site.api_page import api_page
-from belote_ref.site.browser_assets import BrowserAssets
+from belote_ref.site.browser_assets import BrowserAssets, browser_scripts
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.dependencies_page import dependencies_md, dependencies_page
 from belote_ref.site.downloads import download_files, downloads_page
@@ -16,7 +16,7 @@ from belote_ref.site.fixture_pages import examples_page, fixture_md, regression_
 from belote_ref.site.how_to_play import how_to_play_md, how_to_play_page
 from belote_ref.site.implementations import implementations_page
 from belote_ref.site.markup import md, rel, ruleset_title
-from belote_ref.site.may_i_play_page import SCRIPT, may_i_play_md, may_i_play_page, may_i_play_script
+from belote_ref.site.may_i_play_page import may_i_play_md, may_i_play_page
 from belote_ref.site.rule_pages import home_page, landing_page, sources_page, topic_page
 from belote_ref.site.ruleset_pages import compare_page, ruleset_page, rulesets_page
 from belote_ref.site.sheets import sheet_md, sheet_page
@@ -43,7 +43,7 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = (),
     files = download_files(data)
     if engine is not None:
         files.update(engine.files)
-        files[SCRIPT] = may_i_play_script()
+        files.update(browser_scripts())
         megabytes = round(sum(len(content) for content in engine.files.values()) / 1e6)
     for lang in LANGUAGES:
         pages[f"{lang}/index.md"] = home_page(data, lang)

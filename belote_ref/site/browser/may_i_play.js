@@ -1,6 +1,7 @@
 // "May I play this card?": runs the reference engine (belote_ref, under Pyodide) in the reader's
-// browser. Everything it loads comes from the site's engine/ folder, beside this file: nothing is
-// fetched from elsewhere. The page holds the words and the rules' addresses (#bt-mip-config).
+// browser (engine-loader.js). The page holds the words and the rules' addresses (#bt-mip-config).
+import { callEngine, loadEngine, markAnswered, markReady, say, showFailure } from "./engine-loader.js";
+
 const config = JSON.parse(document.getElementById("bt-mip-config").textContent);
 const words = config.words;
 const form = document.getElementById("bt-mip");
@@ -8,10 +9,6 @@ const statusLine = document.getElementById("bt-mip-status");
 const answerBox = document.getElementById("bt-mip-answer");
 const submit = document.getElementById("bt-mip-submit");
 const fields = ["ruleset", "trump", "trick", "hand"];
-const engineFolder = new URL("./", import.meta.url);
-const opened = performance.now();
-
-function say(text) { statusLine.textContent = text; }
 
 function element(tag, attributes, ...children) {
   const node = document.createElement(tag);
@@ -68,50 +65,27 @@ function show(result) {
     }
   }
   answerBox.dataset.state = result.error ? "error" : "answered";
-  if (window.beloteRef.firstAnswerMs === undefined) window.beloteRef.firstAnswerMs = performance.now() - opened;
+  markAnswered();
 }
 
 async function start() {
-  window.beloteRef = {};
-  say(words.loading.replace("{megabytes}", config.megabytes));
-  if (typeof WebAssembly !== "object") throw new Error("WebAssembly is not available");
-  const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", engineFolder).href);
-  say(words.loading_python);
-  const python = await loadPyodide({ indexURL: new URL("pyodide/", engineFolder).href });
-  say(words.loading_engine);
-  const response = await fetch(new URL("site-packages.zip", engineFolder));
-  if (!response.ok) throw new Error(`site-packages.zip: HTTP ${response.status}`);
-  python.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/lib/belote-ref" });
-  python.runPython("import sys; sys.path.insert(0, '/lib/belote-ref')");
+  const python = await loadEngine({ statusLine, words, megabytes: config.megabytes });
   const page = python.pyimport("belote_ref.site.may_i_play");
-  const dumps = python.pyimport("json").dumps;
   // The shipped rulesets are read and checked on first use: done now, while the reader waits anyway.
   page.ruleset_choices();
   python.runPython("from belote_ref.rules.ruleset import find_ruleset; find_ruleset('classic')");
-  window.beloteRef.readyMs = performance.now() - opened;
   const ask = () => {
-    say(words.thinking);
+    say(statusLine, words.thinking);
     writeAddress();
-    const values = fields.map(name => form.elements[name].value);
-    let result;
-    try {
-      result = JSON.parse(dumps(page.answer(...values)));
-    } catch (error) {
-      result = { error: String(error.message || error).trim().split("\n").pop() };
-    }
-    show(result);
-    say(words.ready);
+    show(callEngine(python, page.answer, ...fields.map(name => form.elements[name].value)));
+    say(statusLine, words.ready);
   };
   form.addEventListener("submit", event => { event.preventDefault(); ask(); });
   submit.disabled = false;
-  say(words.ready);
+  markReady(statusLine, words);
   if (readAddress()) ask();
 }
 
 form.hidden = false;
 readAddress();
-start().catch(error => {
-  say(words.failed.replace("{reason}", String(error && error.message || error)));
-  statusLine.dataset.state = "failed";
-  submit.disabled = true;
-});
+start().catch(error => showFailure(statusLine, words, error, [submit]));
