@@ -9,6 +9,7 @@ from typing import Any
 
 from belote_ref.site.api_page import api_page
 from belote_ref.site.browser_assets import BrowserAssets, browser_scripts
+from belote_ref.site.check_house_rule_page import check_house_rule_md, check_house_rule_page
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.dependencies_page import dependencies_md, dependencies_page
 from belote_ref.site.downloads import download_files, downloads_page
@@ -65,6 +66,9 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = (),
         pages[dependencies_page(lang)] = dependencies_md(data, lang)
         for fixture in data.hand:
             pages[f"{lang}/fixtures/{fixture.id}.md"] = fixture_md(data, lang, fixture)
+    if engine is not None:  # after the pages it links to under the checked house rule
+        for lang in LANGUAGES:
+            pages[check_house_rule_page(lang)] = check_house_rule_md(data, lang, megabytes, pages)
     pages["en/api.md"] = api_page("en")
     for name in hand_pages:
         summary = hand_page(name, "fr")
@@ -95,6 +99,8 @@ def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]
                               {phrases(lang)["how_to_play"]["title"]: how_to_play_page(lang)}]
         if may_i_play_page(lang) in pages:
             section.append({phrases(lang)["may_i_play"]["title"]: may_i_play_page(lang)})
+        if check_house_rule_page(lang) in pages:
+            section.append({phrases(lang)["check_house_rule"]["title"]: check_house_rule_page(lang)})
         section.append({t(lang, "topics"): [{topic_title(s, lang): f"{lang}/rules/{s}.md"}
                                             for s, _ in data.topics]})
         section.append({t(lang, "rulesets"): [{t(lang, "rulesets"): f"{lang}/rulesets.md"}]
