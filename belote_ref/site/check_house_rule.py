@@ -22,12 +22,14 @@ import base64
 import binascii
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from belote_ref.core.errors import BeloteRefError, Diagnostic, RulesetError
 from belote_ref.core.yamlsource import read_yaml
 from belote_ref.rules.registry import load_registry
 from belote_ref.rules.ruleset import (
+    Ruleset,
     find_ruleset,
     iter_changes,
     load_ruleset,
@@ -44,6 +46,7 @@ __all__ = [
     "file_too_large",
     "house_fragment",
     "house_from_fragment",
+    "house_ruleset",
 ]
 
 #: The largest house rule the page checks, in bytes of UTF-8: a house rule is a few lines, and the
@@ -108,7 +111,20 @@ def file_too_large(size: int) -> dict[str, Any]:
     return {"errors": [_too_large(size)]}
 
 
-def _check(text: str, pages: Mapping[str, str]) -> dict[str, Any]:
+def house_ruleset(text: str) -> Ruleset:
+    """The house rule ``text`` resolved and compiled, for the pages that run under it; raises
+    :class:`~belote_ref.core.errors.BeloteRefError` saying its first error in one line."""
+    try:
+        return _house_ruleset(text)
+    except RulesetError as error:
+        first = [_line(diagnostic) for diagnostic in error.diagnostics] or [_one_line(str(error))]
+        raise BeloteRefError(first[0]) from None
+    except RecursionError:
+        raise BeloteRefError("the house rule is nested too deeply to be read") from None
+
+
+@lru_cache(maxsize=4)  # the page asks again for every situation under the same rule
+def _house_ruleset(text: str) -> Ruleset:
     try:
         size = len(text.encode("utf-8"))
     except UnicodeEncodeError:
@@ -116,7 +132,11 @@ def _check(text: str, pages: Mapping[str, str]) -> dict[str, Any]:
     if size > MAX_HOUSE_RULE_BYTES:
         raise BeloteRefError(_too_large(size))
     _refuse_other_parents(text)
-    house = load_ruleset(_HOUSE_FILE, text)
+    return load_ruleset(_HOUSE_FILE, text)
+
+
+def _check(text: str, pages: Mapping[str, str]) -> dict[str, Any]:
+    house = _house_ruleset(text)
     parent = find_ruleset(house.parent or "")
     registry = load_registry()
     changes: dict[str, list[dict[str, Any]]] = {}
