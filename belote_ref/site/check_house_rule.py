@@ -23,7 +23,7 @@ import binascii
 import re
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 from belote_ref.core.errors import BeloteRefError, Diagnostic, RulesetError
 from belote_ref.core.yamlsource import read_yaml
@@ -78,7 +78,7 @@ def house_from_fragment(fragment: str) -> str:
     if not _BASE64URL.fullmatch(value) or len(value) % 4 == 1:
         raise BeloteRefError("the house rule in the address is not base64url")
     if len(value) * 3 // 4 > MAX_HOUSE_RULE_BYTES:
-        raise BeloteRefError(_too_large(len(value) * 3 // 4))
+        _refuse_size(len(value) * 3 // 4)
     try:
         return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError):
@@ -101,14 +101,16 @@ def check_house_rule(text: str, pages: Mapping[str, str] | None = None) -> dict[
         return {"errors": [_line(diagnostic) for diagnostic in error.diagnostics] or [_one_line(str(error))]}
     except BeloteRefError as error:
         return {"errors": [_one_line(str(error))]}
-    except RecursionError:
-        return {"errors": ["the house rule is nested too deeply to be read"]}
 
 
 def file_too_large(size: int) -> dict[str, Any]:
     """The answer for a file of ``size`` bytes, larger than :data:`MAX_HOUSE_RULE_BYTES`, that the page
     does not read."""
-    return {"errors": [_too_large(size)]}
+    try:
+        _refuse_size(size)
+    except BeloteRefError as error:
+        return {"errors": [str(error)]}
+    return {"errors": []}
 
 
 def house_ruleset(text: str) -> Ruleset:
@@ -119,8 +121,6 @@ def house_ruleset(text: str) -> Ruleset:
     except RulesetError as error:
         first = [_line(diagnostic) for diagnostic in error.diagnostics] or [_one_line(str(error))]
         raise BeloteRefError(first[0]) from None
-    except RecursionError:
-        raise BeloteRefError("the house rule is nested too deeply to be read") from None
 
 
 @lru_cache(maxsize=4)  # the page asks again for every situation under the same rule
@@ -130,7 +130,7 @@ def _house_ruleset(text: str) -> Ruleset:
     except UnicodeEncodeError:
         raise BeloteRefError("the house rule is not valid Unicode text") from None
     if size > MAX_HOUSE_RULE_BYTES:
-        raise BeloteRefError(_too_large(size))
+        _refuse_size(size)
     _refuse_other_parents(text)
     return load_ruleset(_HOUSE_FILE, text)
 
@@ -196,6 +196,6 @@ def _one_line(text: str) -> str:
     return _LINE_BREAKS.sub(" ", text).strip()
 
 
-def _too_large(size: int) -> str:
-    return (f"the house rule is too large: {size} bytes; a house rule checked here holds at most "
-            f"{MAX_HOUSE_RULE_BYTES} bytes ({MAX_HOUSE_RULE_BYTES // 1024} KiB)")
+def _refuse_size(size: int) -> NoReturn:
+    raise BeloteRefError(f"the house rule is too large: {size} bytes; a house rule checked here holds at most "
+                         f"{MAX_HOUSE_RULE_BYTES} bytes ({MAX_HOUSE_RULE_BYTES // 1024} KiB)")
