@@ -234,10 +234,10 @@ def test_the_house_rule_page_lists_a_good_file_s_changes_and_opens_may_i_play_un
     browser.js("document.getElementById('bt-mip-trump').value = 'H'")
     browser.click(browser.find("input[name=grid_target][value=trick]"))
     for card in ("AS", "9H"):
-        browser.click(browser.find(f"button[data-card={card}]"))
+        browser.click(browser.find(f"button[data-card=\"{card}\"]"))
     browser.click(browser.find("input[name=grid_target][value=hand]"))
     for card in ("7H", "QH", "KD", "8C"):
-        browser.click(browser.find(f"button[data-card={card}]"))
+        browser.click(browser.find(f"button[data-card=\"{card}\"]"))
     assert browser.js("return [document.getElementById('bt-mip-trick').value,"
                       " document.getElementById('bt-mip-hand').value]") == ["AS 9H", "7H QH KD 8C"]
     browser.click(browser.find("#bt-mip-submit"))
