@@ -1,5 +1,6 @@
-"""The reference engine in the reader's browser: "May I play this card?" / "Est-ce jouable ?" on the built
-site, served from a local folder and read by headless chromium (the helpers of tests/test_site.py).
+"""The reference engine in the reader's browser: "May I play this card?" / "Est-ce jouable ?" and "Check my
+house rules" / "Vérifier ma règle maison" on the built site, served from a local folder and read by
+headless chromium (the helpers of tests/test_site.py).
 
 The engine (CPython under Pyodide, then belote_ref) takes seconds to load: each wait has a generous
 deadline and polls the page; none is a fixed sleep. The times measured are printed (``-s``) and kept
@@ -19,6 +20,7 @@ import pytest
 import yaml
 from test_site import REPO, WebDriver, _missing, _wait_until, browser, served, site
 
+from belote_ref.site.check_house_rule import check_house_rule, house_fragment, house_from_fragment
 from belote_ref.site.may_i_play import answer
 
 __all__ = ["browser", "served", "site"]  # the fixtures, imported for pytest
@@ -153,3 +155,96 @@ def test_a_browser_that_cannot_run_the_engine_is_told_so(site: Path, browser: We
     status = browser.js("return document.getElementById('bt-mip-status').textContent")
     assert status == words["may_i_play"]["no_script"] or status.startswith(words["may_i_play"]["failed"][:20])
     assert browser.js("return document.getElementById('bt-mip-submit').disabled")
+
+
+# ------------------------------------------------------------------------- "Check my house rules"
+
+#: A known bad file: its error is the command line's (`belote-ref rules validate`), line 6, column 3.
+BAD_HOUSE_RULE = REPO / "tests" / "data" / "broken" / "unknown_parameter.yaml"
+#: A good house rule (docs/house-rules.md's first example) with HTML in its title: shown as text, never run.
+GOOD_HOUSE_RULE = ("id: our-club\nversion: 1\ntitle: \"Our club <img src=x onerror=window.beloteRefPwned=1>\"\n"
+                   "extends: classic\nplay: {undertrump_over_opponent: optional}\n")
+
+
+def _house_state(driver: WebDriver) -> Any:
+    return driver.js("const a = document.getElementById('bt-chr-answer');"
+                     "const s = document.getElementById('bt-chr-status');"
+                     "return s.dataset.state === 'failed' ? 'failed: ' + s.textContent : (a && a.dataset.state);")
+
+
+def _engine_ready(driver: WebDriver, submit: str, status: str) -> None:
+    _wait_until(lambda: driver.js(f"return !document.getElementById('{submit}').disabled"
+                                  f" || document.getElementById('{status}').dataset.state === 'failed'"),
+                LOAD_SECONDS, "the engine did not load")
+    assert driver.js(f"return document.getElementById('{status}').dataset.state") != "failed"
+
+
+def test_the_house_rule_page_reports_a_bad_file_s_error_with_its_line_and_column(
+        site: Path, served: str, browser: WebDriver) -> None:
+    _engine_pages(site)
+    text = BAD_HOUSE_RULE.read_text(encoding="utf-8")
+    expected = check_house_rule(text)["errors"]
+    assert expected == [("6:3: play.undertrump_partnr: unknown parameter 'play.undertrump_partnr'; "
+                        "did you mean 'play.undertrump_partner'?")]
+    # Opened with the rule in its address (#house=, as the other pages link to it), it checks it at once.
+    browser.get(f"{served}/fr/check-house-rule/#{house_fragment(text)}")
+    _wait_until(lambda: _house_state(browser) is not None, LOAD_SECONDS, "the page gave no answer")
+    assert _house_state(browser) == "error"
+    shown = browser.js("return [...document.querySelectorAll('.bt-chr-errors li')].map(li => li.textContent)")
+    assert shown == expected
+    assert browser.js("return document.getElementById('bt-chr-text').value") == text
+
+
+def test_the_house_rule_page_lists_a_good_file_s_changes_and_opens_may_i_play_under_it(
+        site: Path, served: str, browser: WebDriver) -> None:
+    _engine_pages(site)
+    browser.get(f"{served}/en/check-house-rule/")
+    _engine_ready(browser, "bt-chr-submit", "bt-chr-status")
+    browser.type(browser.find("#bt-chr-text"), GOOD_HOUSE_RULE)
+    browser.click(browser.find("#bt-chr-submit"))
+    _wait_until(lambda: _house_state(browser) is not None, 60, "the page gave no answer")
+    assert _house_state(browser) == "answered"
+    shown = browser.js("""
+        const changes = [...document.querySelectorAll('.bt-chr-changes li')].map(li => ({
+          rule: li.dataset.rule, text: li.textContent, href: li.querySelector('a').href}));
+        const open = Object.fromEntries([...document.querySelectorAll('.bt-chr-open a')]
+          .map(a => [a.dataset.page, a.href]));
+        return {changes, open, valid: document.querySelector('.bt-chr-valid').textContent,
+                images: document.querySelectorAll('#bt-chr-answer img').length, pwned: window.beloteRefPwned};""")
+    # The registry's words for play.undertrump_over_opponent, required in classic, optional here.
+    assert [change["rule"] for change in shown["changes"]] == ["play.undertrump_over_opponent"]
+    assert shown["changes"][0]["text"].startswith(
+        "Undertrumping an opponent (sous-coupe): Must undertrump → May discard")
+    assert "/en/rules/" in shown["changes"][0]["href"]
+    # The title is the reader's text, written as text: no element made of it, no script run.
+    assert "Our club <img src=x onerror=window.beloteRefPwned=1>" in shown["valid"]
+    assert shown["images"] == 0 and shown["pwned"] is None
+    link = shown["open"]["may_i_play"]
+    assert link.startswith(f"{served}/en/may-i-play/#house=")
+    assert house_from_fragment(link.partition("#")[2]) == GOOD_HOUSE_RULE
+
+    # May I play this card? under the house rule: the README's example, where classic makes S undertrump,
+    # with the cards put in the trick and the hand by clicking the grid.
+    browser.get(link)
+    _engine_ready(browser, "bt-mip-submit", "bt-mip-status")
+    _wait_until(lambda: browser.js("return document.getElementById('bt-mip-ruleset').value") == "house", 60,
+                "the house rule in the address was not taken")
+    assert browser.js("return [...document.getElementById('bt-mip-trump').options].filter(o => !o.disabled)"
+                      ".map(o => o.value)") == ["H", "S", "D", "C"]  # classic's contracts: no SA, no TA
+    browser.js("document.getElementById('bt-mip-trump').value = 'H'")
+    browser.click(browser.find("input[name=grid_target][value=trick]"))
+    for card in ("AS", "9H"):
+        browser.click(browser.find(f"button[data-card=\"{card}\"]"))
+    browser.click(browser.find("input[name=grid_target][value=hand]"))
+    for card in ("7H", "QH", "KD", "8C"):
+        browser.click(browser.find(f"button[data-card=\"{card}\"]"))
+    assert browser.js("return [document.getElementById('bt-mip-trick').value,"
+                      " document.getElementById('bt-mip-hand').value]") == ["AS 9H", "7H QH KD 8C"]
+    browser.click(browser.find("#bt-mip-submit"))
+    _wait_for_answer(browser)
+    shown = _answer_shown(browser)
+    assert shown["legal"] == ["7H", "QH", "KD", "8C"] == answer("house", "H", "AS 9H", "7H QH KD 8C",
+                                                                 GOOD_HOUSE_RULE)["legal"]
+    assert shown["foreign"] == []
+    assert urllib.parse.parse_qs(shown["search"].lstrip("?"))["ruleset"] == ["house"]
+    assert house_from_fragment(browser.js("return location.hash")) == GOOD_HOUSE_RULE

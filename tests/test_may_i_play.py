@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from belote_ref.core.errors import BeloteRefError
+from belote_ref.rules.ruleset import find_ruleset
 from belote_ref.site import load_site_data
 from belote_ref.site.browser_assets import PYODIDE_FILES, browser_assets
-from belote_ref.site.may_i_play import answer, ruleset_choices
+from belote_ref.site.may_i_play import answer, contract_choices, house_choice, ruleset_choices
 from belote_ref.site.may_i_play_page import may_i_play_md
 
 
@@ -73,3 +74,40 @@ def test_without_pyodide_the_assets_say_why_in_one_line(tmp_path: Path) -> None:
         (pyodide / name).write_bytes(b"")
     with pytest.raises(BeloteRefError, match="no wheels"):
         browser_assets(tmp_path)
+
+
+HOUSE = "id: our-club\nversion: 1\ntitle: Our club\nextends: classic\nplay: {undertrump_over_opponent: optional}\n"
+
+
+def test_under_a_house_rule_its_values_decide() -> None:
+    # The README's example: under classic S must undertrump with 7H or QH; the house rule lets him discard.
+    assert answer("classic", "H", "AS 9H", "7H QH KD 8C")["legal"] == ["7H", "QH"]
+    assert answer("house", "H", "AS 9H", "7H QH KD 8C", HOUSE) == {"legal": ["7H", "QH", "KD", "8C"], "illegal": []}
+
+
+def test_a_house_rule_that_cannot_be_read_is_its_first_error_on_one_line() -> None:
+    result = answer("house", "H", "", "7H", HOUSE.replace("optional", "sometimes"))
+    assert result == {"error": "5:8: play.undertrump_over_opponent: expected one of required, optional; "
+                               "found a string \"sometimes\""}
+    assert house_choice("")["error"] == "1:1: the file is empty; expected a mapping"
+
+
+def test_only_the_ruleset_s_contracts_are_offered_and_answered() -> None:
+    assert contract_choices(find_ruleset("classic")) == ["H", "S", "D", "C"]
+    assert contract_choices(find_ruleset("classic-sa-ta")) == ["H", "S", "D", "C", "SA", "TA"]
+    assert answer("classic", "TA", "", "7H")["error"] == "TA is not a contract of classic (bidding.contracts: suit)"
+    sa_ta = HOUSE.replace("extends: classic", "extends: classic-sa-ta")
+    assert house_choice(sa_ta) == {"title": {"en": "Our club", "fr": "Our club"},
+                                   "contracts": ["H", "S", "D", "C", "SA", "TA"]}
+    assert "legal" in answer("house", "TA", "", "7H", sa_ta)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_page_offers_each_ruleset_s_contracts_a_house_rule_and_the_32_cards(lang: str) -> None:
+    page = may_i_play_md(load_site_data(), lang, 14)
+    config = json.loads(re.search(r'<script type="application/json" id="bt-mip-config">(.*?)</script>', page).group(1))
+    assert config["contracts"]["classic"] == ["H", "S", "D", "C"]
+    assert config["contracts"]["ffb-coinche-2015"][-2:] == ["SA", "TA"]
+    assert 'id="bt-mip-house"' in page and 'id="bt-mip-house-file"' in page and 'value="house"' in page
+    cards = re.findall(r'<button type="button" class="bt-mip-card" data-card="(\w\w)"', page)
+    assert len(set(cards)) == 32 and {"7S", "TH", "AC", "JD"} <= set(cards)

@@ -376,14 +376,14 @@ def load_ruleset(
 
 
 def settings_not_in_play(
-    path: str | os.PathLike[str], *, search_path: Sequence[str | os.PathLike[str]] = ()
+    path: str | os.PathLike[str], text: str | None = None, *, search_path: Sequence[str | os.PathLike[str]] = ()
 ) -> list[Diagnostic]:
     """A warning for each value the file at ``path`` sets that changes nothing under its resolved
     values, such as ``scoring.capot.value`` when ``scoring.capot.mode`` is not ``flat``: a club
     that writes "capot 250" must not believe it is in force. A ruleset without ``extends`` sets
     every parameter, so only a file that extends one is looked at. The file must be valid
-    (:func:`load_ruleset` first)."""
-    resolved = _resolve(Path(path), (), None, tuple(Path(folder) for folder in search_path))
+    (:func:`load_ruleset` first); ``text`` may give its content, as there."""
+    resolved = _resolve(Path(path), (), text, tuple(Path(folder) for folder in search_path))
     registry = load_registry()
     warnings: list[Diagnostic] = []
     if "extends" not in resolved.located.data:

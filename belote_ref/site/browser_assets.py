@@ -17,12 +17,14 @@ import os
 import tarfile
 import zipfile
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
 from belote_ref.core.errors import BeloteRefError
 from belote_ref.core.resources import data_dir
 
-__all__ = ["ENGINE_FOLDER", "PYODIDE_FILES", "BrowserAssets", "browser_assets", "browser_dir"]
+__all__ = ["ENGINE_FOLDER", "PYODIDE_FILES", "BrowserAssets", "browser_assets", "browser_dir", "browser_scripts",
+           "script_path"]
 
 #: The site folder the engine's files go to, shared by both languages.
 ENGINE_FOLDER = "engine"
@@ -76,6 +78,20 @@ def browser_assets(folder: Path | None = None) -> BrowserAssets:
     files = {f"{ENGINE_FOLDER}/pyodide/{name}": (pyodide / name).read_bytes() for name in PYODIDE_FILES}
     files[f"{ENGINE_FOLDER}/site-packages.zip"] = packages
     return BrowserAssets(files, pinned)
+
+
+def script_path(module: str) -> str:
+    """Where the site puts the pages' script ``browser/<module>``: ``may_i_play.js`` ->
+    ``engine/may-i-play.js`` (the scripts import each other by these names)."""
+    return f"{ENGINE_FOLDER}/{module.replace('_', '-')}"
+
+
+def browser_scripts() -> dict[str, bytes]:
+    """The interactive pages' scripts (every ``browser/*.js`` shipped in the package beside this
+    module: each page's own, the engine's loader, the ``#house=`` link), by path in the site."""
+    folder = files("belote_ref.site").joinpath("browser")
+    return {script_path(entry.name): entry.read_bytes()
+            for entry in sorted(folder.iterdir(), key=lambda entry: entry.name) if entry.name.endswith(".js")}
 
 
 def _missing(reason: str) -> BeloteRefError:

@@ -11,6 +11,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from belote_ref.site.value_words import rank_text
 from belote_ref.site.wording import given_key, phrases, result_key, suit_name, t
 
 __all__ = [
@@ -60,12 +61,6 @@ def text_html(text: Any) -> Markup:
     which both read as the character."""
     one_line = " ".join(str(text).split())
     return Markup(_ACTIVE.sub(lambda m: f"&#{ord(m.group(0))};", one_line))
-
-
-def rank_text(rank: Any, lang: str = "en") -> str:
-    """A rank as the language writes it: 10 for the ten, R D V for K Q J in French."""
-    token = "T" if str(rank) in ("T", "10") else str(rank)
-    return str(phrases(lang)["ranks"].get(token, token))
 
 
 def seat_letter(letter: Any, lang: str = "en") -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import json
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -12,8 +11,13 @@ from typing import Any
 from belote_ref.conformance.corpus import Fixture
 from belote_ref.rules.registry import Parameter, load_registry
 from belote_ref.rules.ruleset import Ruleset
-from belote_ref.site.cardhtml import card_html, rank_text, text_html
+from belote_ref.site.cardhtml import card_html, text_html
 from belote_ref.site.data import SiteData
+
+# Re-exported: the pages have always imported them from here.
+from belote_ref.site.value_words import format_value as format_value
+from belote_ref.site.value_words import label_of as label_of
+from belote_ref.site.value_words import title_of as title_of
 from belote_ref.site.wording import phrases, t
 
 
@@ -54,17 +58,6 @@ def rel(src: str, dst: str) -> str:
     path, _, anchor = dst.partition("#")
     link = posixpath.relpath(path, posixpath.dirname(src) or ".") if path else ""
     return link + (f"#{anchor}" if anchor else "")
-
-
-def title_of(parameter_id: str, lang: str) -> str:
-    parameter = load_registry().parameters.get(parameter_id)
-    return parameter.title_in(lang) if parameter is not None else parameter_id
-
-
-def label_of(value: Any, parameter: Parameter | None, lang: str) -> str:
-    """A value in plain words: its registry label, else the value itself (plain text)."""
-    label = parameter.label_of(value, lang) if parameter is not None else None
-    return label if label else format_value(value, parameter, lang)
 
 
 def label_md(value: Any, parameter: Parameter | None, lang: str) -> str:
@@ -110,30 +103,6 @@ def fixture_page(lang: str, fixture: Fixture) -> str:
     if fixture.provenance == "engine":
         return f"{lang}/regression.md#{fixture.id}"
     return f"{lang}/fixtures/{fixture.id}.md"
-
-
-def format_value(value: Any, parameter: Parameter | None = None, lang: str = "en") -> str:
-    """A parameter value in words short enough for a table cell (plain text)."""
-    kind = parameter.type if parameter is not None else None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if kind == "rank_order" and isinstance(value, list):
-        return " ".join(rank_text(r) for r in value)
-    if kind == "rank_points" and isinstance(value, dict):
-        return ", ".join(f"{rank_text(r)} {p}" for r, p in value.items())
-    if kind == "packets" and isinstance(value, list):
-        return " / ".join("+".join(str(n) for n in packet) for packet in value)
-    if kind == "announcement_values" and isinstance(value, dict):
-        parts = [f"{name} {value[name]}" for name in ("tierce", "quarte", "quinte") if name in value]
-        carre = value.get("carre")
-        if isinstance(carre, dict):
-            parts.append("carré " + ", ".join(f"{rank_text(r)} {p}" for r, p in carre.items() if p))
-        return "; ".join(parts)
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return ", ".join(value)
-    return json.dumps(value, ensure_ascii=False)
 
 
 def value_md(value: Any, parameter: Parameter | None, lang: str) -> str:

@@ -9,64 +9,74 @@ section is are written into it as JSON for the script, which loads the engine on
 from __future__ import annotations
 
 import html
-import json
 import posixpath
-from importlib.resources import files
 from typing import Any
 
 from belote_ref.engine.play import RULE_CARD_IN_HAND, RULE_FOLLOW_SUIT, RULE_MUST_OVERTRUMP, RULE_MUST_TRUMP
 from belote_ref.rules.ruleset import shipped_rulesets
-from belote_ref.site.browser_assets import ENGINE_FOLDER
+from belote_ref.site.browser_assets import script_path
+from belote_ref.site.cardhtml import SUIT_SYMBOLS
+from belote_ref.site.check_house_rule import MAX_HOUSE_RULE_BYTES
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import _lang_switch, md, param_page, ruleset_title
+from belote_ref.site.interactive import rule_links, script_json, served_link, served_url
+from belote_ref.site.markup import _lang_switch, md, ruleset_title
+from belote_ref.site.may_i_play import HOUSE_CHOICE, contract_choices
 from belote_ref.site.wording import phrases, t
 
-__all__ = ["SCRIPT", "may_i_play_md", "may_i_play_page", "may_i_play_script"]
+__all__ = ["SCRIPT", "may_i_play_md", "may_i_play_page", "play_rule_links"]
 
 #: The page's script, in the site beside the engine's files.
-SCRIPT = f"{ENGINE_FOLDER}/may-i-play.js"
+SCRIPT = script_path("may_i_play.js")
 
 _BASE_RULES = (RULE_FOLLOW_SUIT, RULE_MUST_TRUMP, RULE_MUST_OVERTRUMP, RULE_CARD_IN_HAND)
 _TRUMPS = ("H", "S", "D", "C", "SA", "TA")
+_RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
 
 
 def may_i_play_page(lang: str) -> str:
     return f"{lang}/may-i-play.md"
 
 
-def may_i_play_script() -> bytes:
-    """The page's script, shipped in the package beside this module."""
-    return files("belote_ref.site").joinpath("browser", "may_i_play.js").read_bytes()
-
-
-def _url(page: str) -> str:
-    """A page's address as MkDocs serves it (directory URLs), anchor kept:
-    ``en/rules/play.md#x`` -> ``en/rules/play/#x``."""
-    path, _, anchor = page.partition("#")
-    return path.removesuffix(".md") + "/" + (f"#{anchor}" if anchor else "")
-
-
-def _link(src: str, dst: str) -> str:
-    """The address of ``dst`` from the page ``src`` once served (both from the docs root)."""
-    target = _url(dst)
-    path, _, anchor = target.partition("#")
-    link = posixpath.relpath(path, _url(src).rstrip("/")) + "/"
-    return link + (f"#{anchor}" if anchor else "")
-
-
-def _rules(data: SiteData, lang: str, path: str) -> dict[str, dict[str, str]]:
+def play_rule_links(data: SiteData, lang: str, path: str) -> dict[str, dict[str, str]]:
     """Every rule the engine may name for an illegal card: its title in ``lang`` and its section's address."""
     words = phrases(lang)["may_i_play"]["base_rules"]
-    rules = {pid: {"title": parameter.title_in(lang), "href": _link(path, param_page(data, lang, pid))}
-             for pid, parameter in data.registry.parameters.items()}
+    rules = rule_links(data, lang, path)
     for rule in _BASE_RULES:
-        rules[rule] = {"title": words[rule], "href": _link(path, f"{lang}/rules/{data.topic_of(rule)}.md")}
+        rules[rule] = {"title": words[rule], "href": served_link(path, f"{lang}/rules/{data.topic_of(rule)}.md")}
     return rules
 
 
-def _json(value: Any) -> str:
-    # Inside <script> nothing may close the element: "<" never appears raw.
-    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
+def _house_box(words: dict[str, Any]) -> str:
+    """A house rule to play under: pasted, or chosen as a file (the address may carry it, ``#house=``)."""
+    legend = html.escape(words["house_legend"])
+    return f"""<details id="bt-mip-house-box" class="bt-mip-house"><summary>{legend}</summary>
+<p><label for="bt-mip-house">{html.escape(words["house_text"])}</label>
+<textarea id="bt-mip-house" rows="6" cols="60" spellcheck="false" autocomplete="off"></textarea></p>
+<p><label for="bt-mip-house-file">{html.escape(words["house_file"])}</label>
+<input id="bt-mip-house-file" type="file" accept=".yaml,.yml,text/yaml,text/plain"></p>
+<p><button id="bt-mip-house-use" type="button" disabled>{html.escape(words["house_use"])}</button></p>
+<p id="bt-mip-house-status" aria-live="polite"></p>
+</details>"""
+
+
+def _card_grid(words: dict[str, Any], lang: str) -> str:
+    """The 32 cards, one button each: a click puts the card in the trick or the hand (the radio
+    buttons say which), or takes it out; the fields stay typed text."""
+    ranks, rank_names, suits = phrases(lang)["ranks"], phrases(lang)["rank_names"], phrases(lang)["suits"]
+    rows = []
+    for suit in ("S", "H", "D", "C"):
+        names = {rank: words["card_name"].format(rank=rank_names[rank], suit=suits[suit]) for rank in _RANKS}
+        buttons = "".join(
+            f'<button type="button" class="bt-mip-card" data-card="{rank}{suit}" data-suit="{suit}" '
+            f'aria-pressed="false" aria-label="{html.escape(names[rank])}">'
+            f'{html.escape(ranks[rank])}{SUIT_SYMBOLS[suit]}</button>' for rank in _RANKS)
+        rows.append(f'<span class="bt-mip-suit">{buttons}</span>')
+    targets = "".join(
+        f'<label class="bt-mip-target"><input type="radio" name="grid_target" value="{target}"'
+        f'{" checked" if target == "hand" else ""}> {html.escape(words[f"grid_{target}"])}</label>'
+        for target in ("trick", "hand"))
+    return (f'<fieldset id="bt-mip-grid" class="bt-mip-grid"><legend>{html.escape(words["grid"])}</legend>\n'
+            f'<p>{html.escape(words["grid_to"])} {targets}</p>\n<p>{"<br>".join(rows)}</p>\n</fieldset>')
 
 
 def may_i_play_md(data: SiteData, lang: str, megabytes: int) -> str:
@@ -76,20 +86,25 @@ def may_i_play_md(data: SiteData, lang: str, megabytes: int) -> str:
     shipped = set(shipped_rulesets())
     options = "".join(f'<option value="{html.escape(r.id)}">{html.escape(ruleset_title(r, lang))}</option>'
                       for r in data.rulesets if r.id in shipped)
+    options += (f'<option value="{HOUSE_CHOICE}" id="bt-mip-house-option" hidden disabled>'
+                f'{html.escape(words["house"])}</option>')
     trumps = "".join(f'<option value="{token}">{html.escape(words["trumps"][token])}</option>' for token in _TRUMPS)
     strings = {key: value for key, value in words.items() if isinstance(value, str)}
-    config = {"words": strings | {"colon": t(lang, "colon")},
-              "megabytes": megabytes, "rules": _rules(data, lang, path)}
-    script = posixpath.relpath(SCRIPT, posixpath.dirname(_url(path)))
+    contracts = {r.id: contract_choices(r) for r in data.rulesets if r.id in shipped}
+    config = {"words": strings | {"colon": t(lang, "colon")}, "lang": lang, "max_bytes": MAX_HOUSE_RULE_BYTES,
+              "megabytes": megabytes, "rules": play_rule_links(data, lang, path), "contracts": contracts}
+    script = posixpath.relpath(SCRIPT, posixpath.dirname(served_url(path)))
     form = f"""<form id="bt-mip" class="bt-mip" hidden>
 <p><label for="bt-mip-ruleset">{html.escape(words["ruleset"])}</label>
 <select id="bt-mip-ruleset" name="ruleset">{options}</select></p>
+{_house_box(words)}
 <p><label for="bt-mip-trump">{html.escape(words["trump"])}</label>
 <select id="bt-mip-trump" name="trump">{trumps}</select></p>
 <p><label for="bt-mip-trick">{html.escape(words["trick"])}</label>
 <input id="bt-mip-trick" name="trick" placeholder="8D AD" autocomplete="off" spellcheck="false"></p>
 <p><label for="bt-mip-hand">{html.escape(words["hand"])}</label>
 <input id="bt-mip-hand" name="hand" placeholder="TS 9H QH 7C" autocomplete="off" spellcheck="false"></p>
+{_card_grid(words, lang)}
 <p><button id="bt-mip-submit" type="submit" disabled>{html.escape(words["submit"])}</button></p>
 </form>"""
     return "\n".join([
@@ -99,6 +114,6 @@ def may_i_play_md(data: SiteData, lang: str, megabytes: int) -> str:
         # (no JavaScript, or a page opened from a file, where the browser refuses module scripts).
         f'<p id="bt-mip-status" role="status" aria-live="polite">{html.escape(words["no_script"])}</p>', "",
         '<div id="bt-mip-answer" aria-live="polite"></div>', "",
-        f'<script type="application/json" id="bt-mip-config">{_json(config)}</script>', "",
+        f'<script type="application/json" id="bt-mip-config">{script_json(config)}</script>', "",
         f'<script type="module" src="{script}"></script>', "",
     ])

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from belote_ref.site.api_page import api_page
-from belote_ref.site.browser_assets import BrowserAssets
+from belote_ref.site.browser_assets import BrowserAssets, browser_scripts
+from belote_ref.site.check_house_rule_page import check_house_rule_md, check_house_rule_page
 from belote_ref.site.data import SiteData, load_site_data
 from belote_ref.site.dependencies_page import dependencies_md, dependencies_page
 from belote_ref.site.downloads import download_files, downloads_page
@@ -16,10 +17,10 @@ from belote_ref.site.fixture_pages import examples_page, fixture_md, regression_
 from belote_ref.site.how_to_play import how_to_play_md, how_to_play_page
 from belote_ref.site.implementations import implementations_page
 from belote_ref.site.markup import md, rel, ruleset_title
-from belote_ref.site.may_i_play_page import SCRIPT, may_i_play_md, may_i_play_page, may_i_play_script
+from belote_ref.site.may_i_play_page import may_i_play_md, may_i_play_page
 from belote_ref.site.rule_pages import home_page, landing_page, sources_page, topic_page
 from belote_ref.site.ruleset_pages import compare_page, ruleset_page, rulesets_page
-from belote_ref.site.score_a_deal_page import SCORE_SCRIPT, score_a_deal_md, score_a_deal_page, score_a_deal_script
+from belote_ref.site.score_a_deal_page import score_a_deal_md, score_a_deal_page
 from belote_ref.site.sheets import sheet_md, sheet_page
 from belote_ref.site.wording import LANGUAGES, hand_page, phrases, t, topic_title
 
@@ -44,8 +45,7 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = (),
     files = download_files(data)
     if engine is not None:
         files.update(engine.files)
-        files[SCRIPT] = may_i_play_script()
-        files[SCORE_SCRIPT] = score_a_deal_script()
+        files.update(browser_scripts())
         megabytes = round(sum(len(content) for content in engine.files.values()) / 1e6)
     for lang in LANGUAGES:
         pages[f"{lang}/index.md"] = home_page(data, lang)
@@ -68,6 +68,9 @@ def generate_pages(data: SiteData | None = None, hand_pages: Iterable[str] = (),
         pages[dependencies_page(lang)] = dependencies_md(data, lang)
         for fixture in data.hand:
             pages[f"{lang}/fixtures/{fixture.id}.md"] = fixture_md(data, lang, fixture)
+    if engine is not None:  # after the pages it links to under the checked house rule
+        for lang in LANGUAGES:
+            pages[check_house_rule_page(lang)] = check_house_rule_md(data, lang, megabytes, pages)
     pages["en/api.md"] = api_page("en")
     for name in hand_pages:
         summary = hand_page(name, "fr")
@@ -100,6 +103,8 @@ def site_nav(data: SiteData, pages: Mapping[str, str], hand_pages: Sequence[str]
             section.append({phrases(lang)["may_i_play"]["title"]: may_i_play_page(lang)})
         if score_a_deal_page(lang) in pages:
             section.append({phrases(lang)["score_a_deal"]["title"]: score_a_deal_page(lang)})
+        if check_house_rule_page(lang) in pages:
+            section.append({phrases(lang)["check_house_rule"]["title"]: check_house_rule_page(lang)})
         section.append({t(lang, "topics"): [{topic_title(s, lang): f"{lang}/rules/{s}.md"}
                                             for s, _ in data.topics]})
         section.append({t(lang, "rulesets"): [{t(lang, "rulesets"): f"{lang}/rulesets.md"}]

@@ -9,45 +9,26 @@ section is are written into it as JSON for the script, which loads the engine on
 from __future__ import annotations
 
 import html
-import json
 import posixpath
-from importlib.resources import files
-from typing import Any
 
 from belote_ref.core.cards import SEATS
 from belote_ref.rules.ruleset import shipped_rulesets
-from belote_ref.site.browser_assets import ENGINE_FOLDER
+from belote_ref.site.browser_assets import script_path
 from belote_ref.site.data import SiteData
-from belote_ref.site.markup import _lang_switch, md, param_page, ruleset_title
-from belote_ref.site.may_i_play_page import _link, _url
+from belote_ref.site.interactive import rule_links, script_json, served_url
+from belote_ref.site.markup import _lang_switch, md, ruleset_title
 from belote_ref.site.wording import phrases, t
 
-__all__ = ["SCORE_SCRIPT", "score_a_deal_md", "score_a_deal_page", "score_a_deal_script"]
+__all__ = ["SCORE_SCRIPT", "score_a_deal_md", "score_a_deal_page"]
 
 #: The page's script, in the site beside the engine's files.
-SCORE_SCRIPT = f"{ENGINE_FOLDER}/score-a-deal.js"
+SCORE_SCRIPT = script_path("score_a_deal.js")
 
 _TRUMPS = ("H", "S", "D", "C", "SA", "TA")
 
 
 def score_a_deal_page(lang: str) -> str:
     return f"{lang}/score-a-deal.md"
-
-
-def score_a_deal_script() -> bytes:
-    """The page's script, shipped in the package beside this module."""
-    return files("belote_ref.site").joinpath("browser", "score_a_deal.js").read_bytes()
-
-
-def _rules(data: SiteData, lang: str, path: str) -> dict[str, dict[str, str]]:
-    """Every registry parameter a score line may name: its title in ``lang`` and its section's address."""
-    return {pid: {"title": parameter.title_in(lang), "href": _link(path, param_page(data, lang, pid))}
-            for pid, parameter in data.registry.parameters.items()}
-
-
-def _json(value: Any) -> str:
-    # Inside <script> nothing may close the element: "<" never appears raw.
-    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
 
 
 def _options(choices: dict[str, str]) -> str:
@@ -78,8 +59,9 @@ def score_a_deal_md(data: SiteData, lang: str, megabytes: int) -> str:
                     f'{html.escape(words["modes"][mode])}</label> ' for mode in ("tricks", "piles"))
     strings = {key: value for key, value in words.items() if isinstance(value, str)}
     config = {"words": strings | {"colon": t(lang, "colon")}, "teams": phrases(lang)["teams"],
-              "contracts": phrases(lang)["result_values"], "megabytes": megabytes, "rules": _rules(data, lang, path)}
-    script = posixpath.relpath(SCORE_SCRIPT, posixpath.dirname(_url(path)))
+              "contracts": phrases(lang)["result_values"], "megabytes": megabytes,
+              "rules": rule_links(data, lang, path)}
+    script = posixpath.relpath(SCORE_SCRIPT, posixpath.dirname(served_url(path)))
     tricks = "&#10;".join(["JH 7H AH 8H", "9H TH QH KH", "…"])  # a line break inside the attribute
     multipliers = _options({"": words["multipliers"]["none"], "coinche": words["multipliers"]["coinche"],
                             "surcoinche": words["multipliers"]["surcoinche"]})
@@ -120,6 +102,6 @@ def score_a_deal_md(data: SiteData, lang: str, megabytes: int) -> str:
         # Until the script runs, the status says what the page needs: it stays if the script cannot run.
         f'<p id="bt-sad-status" role="status" aria-live="polite">{html.escape(words["no_script"])}</p>', "",
         '<div id="bt-sad-answer" aria-live="polite"></div>', "",
-        f'<script type="application/json" id="bt-sad-config">{_json(config)}</script>', "",
+        f'<script type="application/json" id="bt-sad-config">{script_json(config)}</script>', "",
         f'<script type="module" src="{script}"></script>', "",
     ])

@@ -1,7 +1,9 @@
-// "Score a deal": runs the reference engine (belote_ref, under Pyodide) in the reader's browser and shows
-// its score sheet. Everything it loads comes from the site's engine/ folder, beside this file: nothing is
-// fetched from elsewhere. The page holds the words and the rules' addresses (#bt-sad-config).
-// Loading follows may-i-play.js; every text the reader typed is shown as text (textContent), never as HTML.
+// "Score a deal": runs the reference engine (belote_ref, under Pyodide, loaded by engine-loader.js) in
+// the reader's browser and shows its score sheet. The page holds the words and the rules' addresses
+// (#bt-sad-config). Every text the reader typed is shown as text (textContent), never as HTML.
+import { callEngine, loadEngine, markAnswered, markReady, say, showFailure } from "./engine-loader.js";
+import { houseFragment, houseFromHash } from "./house-link.js";
+
 const config = JSON.parse(document.getElementById("bt-sad-config").textContent);
 const words = config.words;
 const form = document.getElementById("bt-sad");
@@ -11,29 +13,12 @@ const submit = document.getElementById("bt-sad-submit");
 const houseBox = document.getElementById("bt-sad-house-box");
 const fields = ["ruleset", "dealer", "taker", "trump", "bid", "multiplier", "mode", "tricks", "ns_won", "ew_won",
                 "last", "belote", "announcements", "pot"];
-const engineFolder = new URL("./", import.meta.url);
-const opened = performance.now();
-
-function say(text) { statusLine.textContent = text; }
 
 function element(tag, attributes, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
   for (const child of children) node.append(child);
   return node;
-}
-
-// A house rule travels in the address as #house=<base64url of its UTF-8 YAML, no padding>.
-function decodeHouse(text) {
-  const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
-  const binary = atob(base64 + "=".repeat((4 - base64.length % 4) % 4));
-  return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, c => c.charCodeAt(0)));
-}
-
-function encodeHouse(text) {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 // The deal lives in the page's address (?ruleset=classic&dealer=E&tricks=...), so that it can be sent to
@@ -48,15 +33,15 @@ function readAddress() {
     if (name === "mode" && !["tricks", "piles"].includes(value)) continue;
     input.value = value;
   }
-  const house = new URLSearchParams(location.hash.slice(1)).get("house");
   let houseError = null;
-  if (house) {
-    try {
-      form.elements.house.value = decodeHouse(house);
+  try {
+    const house = houseFromHash(location.hash);
+    if (house) {
+      form.elements.house.value = house;
       houseBox.open = true;
-    } catch (error) {
-      houseError = `${words.bad_house}${words.colon}${error.message || error}`;
     }
+  } catch (error) {
+    houseError = `${words.bad_house}${words.colon}${error.message || error}`;
   }
   showMode();
   return { asked: ["tricks", "ns_won", "ew_won"].some(name => query.get(name)), houseError };
@@ -69,7 +54,7 @@ function writeAddress() {
     if (value) query.set(name, value);
   }
   const house = form.elements.house.value.trim();
-  const hash = house ? `#house=${encodeHouse(form.elements.house.value)}` : "";
+  const hash = house ? `#${houseFragment(form.elements.house.value)}` : "";
   history.replaceState(null, "", `${location.pathname}?${query}${hash}`);
 }
 
@@ -128,38 +113,26 @@ function show(result) {
     }
     answerBox.dataset.state = "answered";
   }
-  if (window.beloteRef.firstAnswerMs === undefined) window.beloteRef.firstAnswerMs = performance.now() - opened;
+  markAnswered();
 }
 
 async function start(addressed) {
-  window.beloteRef = { openedMs: opened };
-  say(words.loading.replace("{megabytes}", config.megabytes));
-  if (typeof WebAssembly !== "object") throw new Error("WebAssembly is not available");
-  const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", engineFolder).href);
-  say(words.loading_python);
-  const python = await loadPyodide({ indexURL: new URL("pyodide/", engineFolder).href });
-  say(words.loading_engine);
-  const response = await fetch(new URL("site-packages.zip", engineFolder));
-  if (!response.ok) throw new Error(`site-packages.zip: HTTP ${response.status}`);
-  python.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/lib/belote-ref" });
-  python.runPython("import sys; sys.path.insert(0, '/lib/belote-ref')");
+  const python = await loadEngine({ statusLine, words, megabytes: config.megabytes });
   const page = python.pyimport("belote_ref.site.score_a_deal");
-  const dumps = python.pyimport("json").dumps;
   // The shipped rulesets are read and checked on first use: done now, while the reader waits anyway.
   page.ruleset_choices();
   python.runPython("from belote_ref.rules.ruleset import find_ruleset; find_ruleset('classic')");
-  window.beloteRef.readyMs = performance.now() - opened;
 
   // What the ruleset asks: the bid and coinche in the bidding family, the litige pot elsewhere.
   const adapt = () => {
-    const needs = JSON.parse(dumps(page.ruleset_needs(form.elements.ruleset.value, form.elements.house.value)));
+    const needs = callEngine(python, page.ruleset_needs, form.elements.ruleset.value, form.elements.house.value);
     if (needs.error) return;
     document.getElementById("bt-sad-bids").hidden = !needs.bids;
     document.getElementById("bt-sad-pot-box").hidden = needs.bids;
     form.elements.ruleset.disabled = Boolean(form.elements.house.value.trim());
   };
   const ask = () => {
-    say(words.thinking);
+    say(statusLine, words.thinking);
     writeAddress();
     const values = Object.fromEntries(fields.map(name => [name, form.elements[name].value]));
     values.house = form.elements.house.value;
@@ -170,22 +143,18 @@ async function start(addressed) {
       result = { error: String(error.message || error).trim().split("\n").pop() };
     }
     show(result);
-    say(words.ready);
+    say(statusLine, words.ready);
   };
   form.addEventListener("submit", event => { event.preventDefault(); ask(); });
   form.elements.ruleset.addEventListener("change", adapt);
   form.elements.house.addEventListener("change", adapt);
   adapt();
   submit.disabled = false;
-  say(words.ready);
+  markReady(statusLine, words);
   if (addressed.houseError) showError(addressed.houseError);
   else if (addressed.asked) ask();
 }
 
 form.hidden = false;
 for (const radio of form.querySelectorAll('input[name="mode"]')) radio.addEventListener("change", showMode);
-start(readAddress()).catch(error => {
-  say(words.failed.replace("{reason}", String(error && error.message || error)));
-  statusLine.dataset.state = "failed";
-  submit.disabled = true;
-});
+start(readAddress()).catch(error => showFailure(statusLine, words, error, [submit]));
