@@ -9,15 +9,15 @@ are installed only then). The modules below are compiled from the same source as
 the wheel keeps every ``.py`` file, and Python imports an extension before the source beside it.
 ``belote-ref --version`` says which build runs.
 
-The modules were chosen by profile (random deals, validated replays, the main job). Left out:
+The modules were chosen by profile (random deals, validated replays, the main job). A class that
+must stay a plain Python class says so with ``@mypyc_attr(native_class=False)`` (``engine/deal.py``:
+its ``copy`` copies the instance's ``__dict__``, and the deal of bids overrides ``call`` with
+another status class); its methods are compiled all the same. Left out:
 
 - ``core/cards.py``: its card is an ``int`` subclass and its enums share a mix-in; mypyc compiles
   neither as written, and the card set, a ``collections.abc.Set``, would stay an interpreted class;
 - ``rules/ruleset.py``: a frozen dataclass with a ``cached_property``, which a compiled class cannot
   hold (the import fails);
-- ``engine/deal.py`` and ``engine/bids/deal.py``: the deal of bids overrides ``call`` with another
-  status class (a compiled call checks the base's return type), and ``DealState.copy`` copies the
-  instance's ``__dict__``, which a compiled class has not;
 - ``protocol/serve.py``: compiled with the engine modules it crashes mypyc itself (mypy 2.4.1);
 - ``engine/match.py`` and ``engine/faults.py``: off the hot path.
 """
@@ -39,10 +39,12 @@ COMPILED_MODULES = (
     "belote_ref/engine/play.py",
     "belote_ref/engine/announcements.py",
     "belote_ref/engine/dealing.py",
+    "belote_ref/engine/deal.py",
     "belote_ref/engine/score_sheet.py",
     "belote_ref/engine/scoring.py",
     "belote_ref/engine/simulate.py",
     "belote_ref/engine/bids/auction.py",
+    "belote_ref/engine/bids/deal.py",
     "belote_ref/engine/bids/scoring.py",
     "belote_ref/records/record.py",
     "belote_ref/core/jsonlines.py",

@@ -54,7 +54,7 @@ GOAL_SPEEDUP = 2.5
 def worker() -> int:
     """Answer one JSON line per task read on stdin, with the build this interpreter has installed."""
     import belote_ref  # the installed package first: benchmarks/scale.py then adds the checkout to sys.path
-    from belote_ref.core.version import version_line
+    from belote_ref.core import version
 
     sys.path.insert(0, str(HERE))
     import engine  # type: ignore[import-not-found]  # benchmarks/engine.py
@@ -69,7 +69,9 @@ def worker() -> int:
         if name == "hello":
             from belote_ref.engine import play
 
-            answer: dict[str, Any] = {"version": version_line(), "play": play.__file__, "pinned": pinned,
+            # An install older than the version line of the builds says only its version.
+            line = version.version_line() if hasattr(version, "version_line") else version.__version__
+            answer: dict[str, Any] = {"version": line, "play": play.__file__, "pinned": pinned,
                                       "package": belote_ref.__file__}
         elif name == "deals":
             complete, spent = scale.ENGINES[task["engine"]](task["count"], task["seed"])
@@ -101,8 +103,9 @@ class Worker:
     """A worker process of one build."""
 
     def __init__(self, python: str, folder: Path) -> None:
+        environment = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
         self.process = subprocess.Popen([python, str(Path(__file__).resolve()), "--worker"], cwd=folder,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                                        env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def ask(self, task: str, **arguments: Any) -> dict[str, Any]:
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -171,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small samples (a smoke run of the script)")
     parser.add_argument("--rounds", type=int, default=None, help="rounds of random deals (default 15, quick 3)")
     parser.add_argument("--slice", type=float, default=0.5, help="CPU seconds of deals per engine per round")
-    parser.add_argument("--runs", type=int, default=None, help="interleaved runs of the other figures (default 5, quick 2)")
+    parser.add_argument("--runs", type=int, default=None,
+                        help="interleaved runs of the other figures (default 5, quick 2)")
     parser.add_argument("--replays", type=int, default=None, help="records replayed per run (default 20000)")
     parser.add_argument("--calls", type=int, default=None, help="legal_plays positions per run (default 100000)")
     parser.add_argument("--fuzz-budget", type=int, default=None, help="fuzz situations per run (default 3000)")
@@ -269,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
             return budget / cpu
 
         pure_rate, compiled_rate, speedup = interleaved(runs, lambda: fuzz_rate("pure"), lambda: fuzz_rate("compiled"))
-        print(f"\n== fuzz situations (belote-ref conformance fuzz --budget {budget:,}, whole process and serve children)")
+        print(f"\n== fuzz situations (belote-ref conformance fuzz --budget {budget:,}, "
+              "whole process and serve children)")
         row("situations per CPU s", f"{pure_rate:,.0f}", f"{compiled_rate:,.0f}", f"x{speedup:.2f}")
 
     if "main" in sections:
@@ -283,8 +288,10 @@ def main(argv: list[str] | None = None) -> int:
             return cpu
 
         main_runs = max(1, runs - 2)
-        pure_cpu, compiled_cpu, ratio_cpu = interleaved(main_runs, lambda: main_cpu("pure"), lambda: main_cpu("compiled"))
-        print(f"\n== the README's main job (belote-ref conformance run, median of {main_runs}; runner and serve children)")
+        pure_cpu, compiled_cpu, ratio_cpu = interleaved(main_runs, lambda: main_cpu("pure"),
+                                                        lambda: main_cpu("compiled"))
+        print(f"\n== the README's main job (belote-ref conformance run, median of {main_runs}; "
+              "runner and serve children)")
         row("CPU s", f"{pure_cpu:,.2f}", f"{compiled_cpu:,.2f}", f"x{1 / ratio_cpu:.2f} (speed-up in CPU time)")
         row("wall s", f"{statistics.median(walls['pure']):,.2f}", f"{statistics.median(walls['compiled']):,.2f}")
 
@@ -292,14 +299,16 @@ def main(argv: list[str] | None = None) -> int:
         print("\n== docs build (benchmarks/site_build.py: a full build, then after one house-rule line changed)")
         figures: dict[str, dict[str, float]] = {}
         for build, python in builds.items():
-            done = subprocess.run([python, str(HERE / "site_build.py"), "--exe", tool(python)], capture_output=True,
-                                  text=True, env=env, timeout=3600)
+            done = subprocess.run([python, str(HERE / "site_build.py"), "--exe", tool(python)], check=False,
+                                  capture_output=True, text=True, env=env, timeout=3600)
             if done.returncode != 0:
-                raise SystemExit(f"site_build.py for the {build} build failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+                raise SystemExit(f"site_build.py for the {build} build failed:\n"
+                                 f"{done.stdout[-2000:]}{done.stderr[-2000:]}")
             figures[build] = {match.group(1).strip(): float(match.group(2)) for match in
                               re.finditer(r"^(\S.*?)\s+([\d.]+)\s+[\d.]+\s+[\d.]+\s+[\d.]+$", done.stdout, re.M)}
         for label in ("full build", "rebuild, one house-rule line changed"):
-            pure_cpu, compiled_cpu = figures["pure"].get(label, float("nan")), figures["compiled"].get(label, float("nan"))
+            pure_cpu = figures["pure"].get(label, float("nan"))
+            compiled_cpu = figures["compiled"].get(label, float("nan"))
             row(f"{label}, CPU s", f"{pure_cpu:,.1f}", f"{compiled_cpu:,.1f}", f"x{pure_cpu / compiled_cpu:.2f}")
 
     if "lint" in sections:
@@ -309,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
             peaks[build] = (peak, status, cpu)
         print("\n== belote-ref conformance lint (the whole corpus)")
         row("peak resident MB", f"{peaks['pure'][0]:,.0f}", f"{peaks['compiled'][0]:,.0f}",
-            f"exit {peaks['pure'][1]} / {peaks['compiled'][1]}; CPU {peaks['pure'][2]:,.1f} s / {peaks['compiled'][2]:,.1f} s")
+            f"exit {peaks['pure'][1]} / {peaks['compiled'][1]}; "
+            f"CPU {peaks['pure'][2]:,.1f} s / {peaks['compiled'][2]:,.1f} s")
     return 0
 
 

@@ -67,6 +67,6 @@ def test_the_command_line_prints_the_version_line(tmp_path: Path) -> None:
     # Run from another folder, so that the package imported is the one this interpreter has
     # installed (the compiled build's), not the checkout's source.
     result = subprocess.run([sys.executable, "-c", "from belote_ref.cli.main import main; main(['--version'])"],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+                            check=False, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout == version_line() + "\n"
