@@ -30,8 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from mypy_extensions import mypyc_attr
-
+from belote_ref.core.build_hints import mypyc_attr
 from belote_ref.core.cards import (
     CARDS,
     DECK,

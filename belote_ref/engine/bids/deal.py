@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from mypy_extensions import mypyc_attr
-
+from belote_ref.core.build_hints import mypyc_attr
 from belote_ref.core.cards import DECK, SEATS, Card, CardSet, Seat
 from belote_ref.core.errors import BeloteRefError, IllegalCallError, InternalError
 from belote_ref.engine.bids.auction import Bid, BidAuction, BidStatus, deal_bid_hands
