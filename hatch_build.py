@@ -14,8 +14,11 @@ must stay a plain Python class says so with ``@mypyc_attr(native_class=False)`` 
 its ``copy`` copies the instance's ``__dict__``, and the deal of bids overrides ``call`` with
 another status class); its methods are compiled all the same. Left out:
 
-- ``core/cards.py``: its card is an ``int`` subclass and its enums share a mix-in; mypyc compiles
-  neither as written, and the card set, a ``collections.abc.Set``, would stay an interpreted class;
+- ``core/cards.py``: its enums, their mix-in and the card (an ``int`` subclass) can only be plain
+  Python classes (``mypyc_attr``, tried); the card set, a ``collections.abc.Set[Card]``, cannot: as a
+  plain class mypyc creates it from the subscripted base and the import fails (metaclass conflict),
+  and as a compiled class ``object.__new__``, the pure build's fast path of ``cardset_of_mask``, is
+  refused. Changing that path would slow the pure build;
 - ``rules/ruleset.py``: a frozen dataclass with a ``cached_property``, which a compiled class cannot
   hold (the import fails);
 - ``protocol/serve.py``: compiled with the engine modules it crashes mypyc itself (mypy 2.4.1);
