@@ -292,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
                                                         lambda: main_cpu("compiled"))
         print(f"\n== the README's main job (belote-ref conformance run, median of {main_runs}; "
               "runner and serve children)")
-        row("CPU s", f"{pure_cpu:,.2f}", f"{compiled_cpu:,.2f}", f"x{1 / ratio_cpu:.2f} (speed-up in CPU time)")
+        row("CPU s", f"{pure_cpu:,.2f}", f"{compiled_cpu:,.2f}",
+            f"x{1 / ratio_cpu:.2f} (speed-up: the median of the runs' pure / compiled CPU times)")
         row("wall s", f"{statistics.median(walls['pure']):,.2f}", f"{statistics.median(walls['compiled']):,.2f}")
 
     if "docs" in sections:
