@@ -17,6 +17,7 @@ from belote_ref.cli.options import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     Parser,
+    VersionAction,
     add_case_filters,
     add_impl_option,
     add_rules_path_option,
@@ -27,7 +28,6 @@ from belote_ref.cli.options import (
     shard_count,
 )
 from belote_ref.core.errors import BeloteRefError, RulesetError
-from belote_ref.core.version import __version__
 
 TYPE_CHECKING = False  # `typing` is not imported at run time, for the start-up of `--help`
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def handler_of(name: str) -> Callable[[argparse.Namespace], int]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="belote-ref", description="Belote rules as data, a reference engine and a conformance suite.")
-    parser.add_argument("--version", action="version", version=f"belote-ref {__version__}")
+    parser.add_argument("--version", action=VersionAction)
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
 

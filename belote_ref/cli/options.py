@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from belote_ref.core.errors import BeloteRefError
+from belote_ref.core.version import version_line
 from belote_ref.protocol.kinds import KINDS
 
 TYPE_CHECKING = False  # `typing` is not imported at run time, for the start-up of `--help`
@@ -60,6 +61,20 @@ def english_title(ruleset: Ruleset) -> str:
 
 def usage_error(message: str) -> Exception:
     return BeloteRefError(message, code="usage")
+
+
+class VersionAction(argparse.Action):
+    """``--version``: the version and the build that runs (pure Python, or compiled with mypyc),
+    looked up only when asked for, so that building the parser stays cheap."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help=help or "show the version and the build (pure Python or compiled) and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        print(version_line())
+        parser.exit()
 
 
 class Parser(argparse.ArgumentParser):

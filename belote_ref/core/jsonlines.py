@@ -175,18 +175,19 @@ def decode_json_line(raw: bytes, max_bytes: int = MAX_LINE_BYTES) -> Any:
         raise JsonLineError(f"line longer than {max_bytes} bytes", code="line_too_long")
     try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise JsonLineError(f"not UTF-8: {error.reason} (byte {error.start + 1})", code="not_utf8") from None
+    except UnicodeDecodeError as undecodable:
+        raise JsonLineError(f"not UTF-8: {undecodable.reason} (byte {undecodable.start + 1})",
+                            code="not_utf8") from None
     # Counting brackets is cheap; measuring the depth only when there are many keeps records fast.
     if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _nesting_depth(raw) > MAX_DEPTH:
         raise JsonLineError(f"nested more than {MAX_DEPTH} levels deep", code="too_deep")
     decoder = _DECODER if _TOO_MANY_DIGITS in raw.translate(_DIGITS_AS_ZERO) else _SHORT_INT_DECODER
     try:
         return decoder.decode(text)
-    except json.JSONDecodeError as error:
-        raise JsonLineError(f"not JSON: {error.msg} (column {error.colno})") from None
-    except _Refused as error:
-        raise JsonLineError(f"not accepted: {error}", code=error.code) from None
+    except json.JSONDecodeError as malformed:
+        raise JsonLineError(f"not JSON: {malformed.msg} (column {malformed.colno})") from None
+    except _Refused as refused:
+        raise JsonLineError(f"not accepted: {refused}", code=refused.code) from None
     except RecursionError:  # cannot happen after the depth check; kept so that it can never escape
         raise JsonLineError(f"nested more than {MAX_DEPTH} levels deep", code="too_deep") from None
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from belote_ref.core.build_hints import mypyc_attr
 from belote_ref.core.cards import (
     CARDS,
     DECK,
@@ -192,6 +193,8 @@ def _taken_status(taker: Seat, trump: int, round_number: int) -> AuctionStatus:
     return AuctionStatus("taken", taker=taker, trump=trump_of(trump), round=round_number)
 
 
+# A plain Python class in the compiled build too (hatch_build.py): copy() copies its __dict__.
+@mypyc_attr(native_class=False)
 class Auction:
     """The two-round auction of one deal. ``call`` checks each call; ``status`` says where it stands."""
 
@@ -283,6 +286,9 @@ class Phase(enum.Enum):
 _PLAYING = Phase.PLAY
 
 
+# A plain Python class in the compiled build too (hatch_build.py): copy() copies its __dict__, and
+# BidDeal's call returns the status of its own auction.
+@mypyc_attr(native_class=False)
 class DealState:
     """One deal from the first distribution to the score: auction, completion, declarations, 32 plays.
 

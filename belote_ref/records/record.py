@@ -310,13 +310,13 @@ def entry_of_line(name: str, number: int, line: bytes | JsonLineError) -> DealRe
         return None
     try:
         value = decode_json_line(line)
-    except JsonLineError as error:
-        return RecordError(str(error), location=location, code=error.code)
+    except JsonLineError as refused:
+        return RecordError(str(refused), location=location, code=refused.code)
     source = Located(name, value, {(): (1, 1)})
     try:
         return parse_record(value, source, base_line=number - 1)
-    except RecordError as error:
-        return error
+    except RecordError as bad_record:
+        return bad_record
     except BeloteRefError as error:  # parse_record wraps its own; never let another one stop the file
         return RecordError(str(error), location=location, code=error.code)
 
@@ -340,8 +340,8 @@ def records_or_errors(source: str | Path | IO[bytes], name: str | None = None) -
         try:
             with path.open("rb") as stream:
                 yield from _json_lines_records(stream, name)
-        except OSError as error:
-            raise RecordError(f"cannot read: {error.strerror}", location=name, code="io") from None
+        except OSError as unreadable:
+            raise RecordError(f"cannot read: {unreadable.strerror}", location=name, code="io") from None
         return
 
     located, diagnostics = read_yaml(path)
@@ -523,8 +523,8 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
             state = DealState.from_hands(rules, record.dealer, record.hands, record.turned, record.completion,
                                          pot=record.pot)
         state.final_deal = record.final_deal
-    except RecordError as error:
-        return ReplayReport(record, None, error)
+    except RecordError as bad_record:
+        return ReplayReport(record, None, bad_record)
     except BeloteRefError as error:
         return ReplayReport(record, None, RecordError(str(error), location=record.locate(("hands",)), code=error.code))
     report = ReplayReport(record, state)
@@ -552,9 +552,9 @@ def replay(record: DealRecord, rules: Ruleset | None = None) -> ReplayReport:
                 return report
         try:
             refused = _play_cards(record, rules, state, report)
-        except InconsistentDealError as error:  # the scoring of the 32nd card: a belied belote or declaration
-            report.error = RecordError(str(error), location=_scoring_location(record, error), code=error.code,
-                                       index=error.index)
+        except InconsistentDealError as belied:  # the scoring of the 32nd card: a belied belote or declaration
+            report.error = RecordError(str(belied), location=_scoring_location(record, belied), code=belied.code,
+                                       index=belied.index)
             return report
         if refused:
             return report

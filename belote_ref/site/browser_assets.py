@@ -17,6 +17,7 @@ import os
 import tarfile
 import zipfile
 from dataclasses import dataclass
+from importlib.machinery import EXTENSION_SUFFIXES
 from importlib.resources import files
 from pathlib import Path
 
@@ -34,6 +35,7 @@ ENGINE_FOLDER = "engine"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]  # belote_ref/
+_EXTENSION_SUFFIXES = tuple(EXTENSION_SUFFIXES)
 
 # The data folders the engine reads (rulesets, schemas); the corpus and the hand-written pages are
 # the site's and the conformance runner's, not the engine's, and would double the download.
@@ -122,7 +124,9 @@ def _site_packages_zip(wheels: Path) -> bytes:
     entries: dict[str, bytes] = {}
     for path in sorted(_PACKAGE_DIR.rglob("*")):
         relative = path.relative_to(_PACKAGE_DIR)
-        if path.is_file() and "__pycache__" not in relative.parts and relative.parts[0] != "_data":
+        # Without the compiled build's extension modules: the browser runs the pure-Python source.
+        if (path.is_file() and "__pycache__" not in relative.parts and relative.parts[0] != "_data"
+                and not path.name.endswith(_EXTENSION_SUFFIXES)):
             entries[f"belote_ref/{relative.as_posix()}"] = path.read_bytes()
     for name in _ENGINE_DATA:
         root = data_dir(name)

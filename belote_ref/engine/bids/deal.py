@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from belote_ref.core.build_hints import mypyc_attr
 from belote_ref.core.cards import DECK, SEATS, Card, CardSet, Seat
 from belote_ref.core.errors import BeloteRefError, IllegalCallError, InternalError
 from belote_ref.engine.bids.auction import Bid, BidAuction, BidStatus, deal_bid_hands
@@ -22,6 +23,7 @@ __all__ = ["BidDeal"]
 _SEVENS = 0x01010101  # the 7 of each suit
 
 
+@mypyc_attr(native_class=False)  # as its base, DealState: a plain Python class in the compiled build too
 class BidDeal(DealState):
     """One deal of the bidding family. :meth:`call` takes the family's calls (``80H``, ``coinche``...)."""
 
