@@ -5,7 +5,9 @@ size of each language's search index.
 Run: python benchmarks/site_build.py [--exe PATH] [--docs-page]
 
 The goals (issue "A site that scales"): a full build within 30 s of CPU, publishing a house rule (the
-rebuild after its line changed) within 15 s. Each build is a `belote-ref docs build --out DIR --ruleset our-club.yaml` child process (CPU: its
+rebuild after its line changed) within 15 s.
+
+Each build is a `belote-ref docs build --out DIR --ruleset our-club.yaml` child process (CPU: its
 user and system time) into a temporary folder, with a cache folder of its own (so the first build is
 a full one); ``--docs-page`` adds a rebuild after a line added to a copy of docs/house-rules.md.
 """
