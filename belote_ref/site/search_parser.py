@@ -2,11 +2,16 @@
 
 Material's search plugin reads every page's HTML with the standard library's ``HTMLParser`` to cut it
 into sections; on this site (some 1,400 pages, their examples' diagrams included) that reading was a
-fifth of MkDocs' work. :class:`FastParser` is Material's own parser, whose handlers decide what goes in
-the index, fed by one regular expression instead: the same calls, in the same order, for the HTML the
-site's Markdown makes (well-formed tags, comments, text with character references). On anything else
-(a ``<`` that starts no tag, a declaration, a processing instruction) it hands the whole page to
-``HTMLParser`` as Material does, so the index is the same in every case.
+fifth of MkDocs' work. :class:`FastParser` is Material's own parser fed by one regular expression
+instead: the same handler calls, in the same order, for the HTML the site's Markdown makes (well-formed
+tags, comments, text with character references). On anything else (a ``<`` that starts no tag, a
+declaration, a processing instruction) it hands the whole page to ``HTMLParser`` as Material does.
+
+Its handlers are Material's (mkdocs-material 9.x), with one change that keeps their meaning: Material
+asks "is an element being skipped open?" as a set intersection of elements compared by tag through
+Python methods, for every piece of text; here the same question is asked of the tags. The site's tests
+check that both parsers cut the site's pages into the same sections, so a Material that changes its
+parser fails them rather than changing the index unseen.
 
 Imported by :mod:`belote_ref.site.search_hook` when the search plugin is on (Material is then installed).
 """
@@ -17,7 +22,14 @@ import re
 from html import unescape
 from typing import Any
 
-from material.plugins.search.plugin import Parser, SearchIndex  # type: ignore[import-untyped]
+from material.plugins.search.plugin import (  # type: ignore[import-untyped]
+    Element,
+    Parser,
+    SearchIndex,
+    Section,
+    escape,
+    void,
+)
 
 __all__ = ["FastParser", "FastSearchIndex"]
 
@@ -32,6 +44,7 @@ _TOKEN = re.compile(
     re.DOTALL,
 )
 _ATTRIBUTES = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
+_HEADINGS = frozenset(f"h{level}" for level in range(1, 7))
 # Elements whose content HTMLParser reads as text up to their end tag.
 _CDATA = ("script", "style")
 
@@ -59,6 +72,102 @@ class FastParser(Parser):  # type: ignore[misc]  # Material is untyped
             return
         for call, *arguments in calls:
             call(*arguments)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The tags of ``self.context`` and of ``self.skip``, kept beside them by these handlers.
+        self._tags: list[str] = []
+        self._skipped_tags: set[str] = set()
+        self._skip_changed()
+
+    def _skip_changed(self) -> None:
+        self._skipped_tags = {getattr(member, "tag", member) for member in self.skip}
+
+    def _skipping(self) -> bool:
+        # Material: ``self.skip.intersection(self.context)``, its elements equal when their tags are.
+        return not self._skipped_tags.isdisjoint(self._tags)
+
+    def _in_title(self) -> bool:
+        # Material: ``self.section.el in self.context``, its elements equal when their tags are.
+        return self.section.el.tag in self._tags
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        el = Element(tag, attributes)
+        if tag in void:
+            return
+        self.context.append(el)
+        self._tags.append(tag)
+        if tag in _HEADINGS:
+            depth = len(self.context)
+            if "id" in attributes:
+                if tag != "h1" and not self.data:
+                    self.section = Section(Element("hx"), depth)
+                    self.data.append(self.section)
+                self.section = Section(el, depth)
+                if self.data:
+                    self.section.id = attributes["id"]
+                self.data.append(self.section)
+        if not self.section:
+            self.section = Section(Element("hx"))
+            self.data.append(self.section)
+        for key, value in attributes.items():
+            if key == "data-search-exclude" or (key == "class" and value == "linenodiv"):
+                self.skip.add(el)
+                self._skip_changed()
+                return
+        if tag in self.keep and not self._skipping():
+            data = self.section.title if self._in_title() else self.section.text
+            data.append(f"<{tag}>")
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.context or self.context[-1].tag != tag:
+            return
+        if self.section.depth > len(self.context):
+            for section in reversed(self.data):
+                if section.depth <= len(self.context):
+                    self.section.depth = float("inf")
+                    self.section = section
+                    break
+        el = self.context.pop()
+        self._tags.pop()
+        if el in self.skip:
+            if el.tag not in ["script", "style", "object"]:
+                self.skip.remove(el)
+                self._skip_changed()
+            return
+        if tag in self.keep and not self._skipping():
+            data = self.section.title if self._in_title() else self.section.text
+            index = data.index(f"<{tag}>")
+            for i in range(index + 1, len(data)):
+                if not data[i].isspace():
+                    index = len(data)
+                    break
+            if len(data) > index:
+                while len(data) > index:
+                    data.pop()
+            else:
+                data.append(f"</{tag}>")
+
+    def handle_data(self, data: str) -> None:
+        if self._skipping():
+            return
+        in_pre = "pre" in self._tags
+        if not in_pre:
+            data = data.replace("\n", " ") if not data.isspace() else " "
+        if not self.section:
+            self.section = Section(Element("hx"))
+            self.data.append(self.section)
+        if self._in_title():
+            if not any(el.tag == "a" and el.attrs.get("class") == "headerlink" for el in self.context):
+                self.section.title.append(escape(data, quote=False))
+        elif data.isspace():
+            if not self.section.text or not self.section.text[-1].isspace():
+                self.section.text.append(data)
+            elif in_pre:
+                self.section.text.append(data)
+        else:
+            self.section.text.append(escape(data, quote=False))
 
     def _calls(self, data: str) -> list[tuple[Any, ...]] | None:
         """The handler calls ``HTMLParser`` would make for ``data``; None if the page holds what this reading
