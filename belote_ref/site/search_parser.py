@@ -162,9 +162,7 @@ class FastParser(Parser):  # type: ignore[misc]  # Material is untyped
             if not any(el.tag == "a" and el.attrs.get("class") == "headerlink" for el in self.context):
                 self.section.title.append(escape(data, quote=False))
         elif data.isspace():
-            if not self.section.text or not self.section.text[-1].isspace():
-                self.section.text.append(data)
-            elif in_pre:
+            if not self.section.text or not self.section.text[-1].isspace() or in_pre:
                 self.section.text.append(data)
         else:
             self.section.text.append(escape(data, quote=False))
