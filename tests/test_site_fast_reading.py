@@ -6,28 +6,25 @@ from __future__ import annotations
 
 from typing import Any
 
+import markdown  # type: ignore[import-untyped]
 import pytest
+from material.plugins.search.plugin import Parser  # type: ignore[import-untyped]
 
-pytest.importorskip("material", reason="the docs extra (mkdocs-material) is not installed")
-
-import markdown  # noqa: E402
-
-from belote_ref.site.raw_blocks import is_raw_block  # noqa: E402
-from belote_ref.site.search_parser import FastParser  # noqa: E402
-from material.plugins.search.plugin import Parser  # noqa: E402
+from belote_ref.site.raw_blocks import is_raw_block
+from belote_ref.site.search_parser import FastParser
 
 PAGES = [
     # A worked example's shape: an excluded section holding headings, kept text, lists, code, entities.
-    '<h1 id="x">A &amp; B</h1>\n<ul>\n<li>Kind: <code>play</code></li>\n<li></li>\n</ul>\n'
+    ('<h1 id="x">A &amp; B</h1>\n<ul>\n<li>Kind: <code>play</code></li>\n<li></li>\n</ul>\n'
     '<section data-search-exclude>\n<div class="bt-example">\n<h2 id="the-situation">The situation'
     '<a class="headerlink" href="#the-situation" title="Permanent link">&para;</a></h2>\n'
     '<div class="bt-diagram"><p class="bt-caption">Trump</p><br /><span title="a &quot;b&quot;">10</span></div>\n'
     '</div>\n<h2 id="story">Story</h2><p>Told.</p>\n</section>\n<h2 id="note">Note</h2>\n'
     '<p>Line one\nline two &lt;here&gt; <!-- a comment --> <em>é</em></p>\n<pre><code>{\n  "a":  1\n}</code></pre>\n'
-    "<script>if (a < b) { document.write('</div>') }</script><p>after</p>",
+    "<script>if (a < b) { document.write('</div>') }</script><p>after</p>"),
     # No h1 first, a nested heading, an unclosed tag, upper-case names, an attribute without a value.
-    '<p>Preface</p><DIV class=linenodiv>1 2</DIV><details open><summary>More</summary>'
-    '<h3 id="deep">Deep</h3><p>Inside</p></details><p>Back out<sup>2</sup></p><p>x',
+    ('<p>Preface</p><DIV class=linenodiv>1 2</DIV><details open><summary>More</summary>'
+    '<h3 id="deep">Deep</h3><p>Inside</p></details><p>Back out<sup>2</sup></p><p>x'),
     # What the fast reading does not take is read by HTMLParser: a stray "<".
     "<h1 id=\"a\">T</h1><p>1 < 2</p>",
 ]
