@@ -1,7 +1,11 @@
 """Site builds: a full `belote-ref docs build`, a rebuild with nothing changed, and a rebuild after a
-one-line change to a house rule, each as CPU and wall seconds and as a ratio to the full build.
+one-line change to a house rule, each as CPU and wall seconds and as a ratio to the full build; then the
+size of each language's search index.
 
 Run: python benchmarks/site_build.py [--exe PATH] [--docs-page]
+
+The goals (issue "A site that scales"): a full build within 30 s of CPU, publishing a house rule (the
+rebuild after its line changed) within 15 s.
 
 Each build is a `belote-ref docs build --out DIR --ruleset our-club.yaml` child process (CPU: its
 user and system time) into a temporary folder, with a cache folder of its own (so the first build is
@@ -21,6 +25,9 @@ import time
 from pathlib import Path
 
 import yaml
+
+from belote_ref.site.search_hook import index_path
+from belote_ref.site.wording import LANGUAGES
 
 REPO = Path(__file__).resolve().parents[1]
 HOUSE_RULE = ("# our club\nid: our-club\nversion: 1\ntitle: Our club's belote\n"
@@ -70,11 +77,15 @@ def main() -> None:
             page = docs / "house-rules.md"
             page.write_text(page.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
             figures.append(("rebuild, one docs/ page changed", *timed_build(args.exe, out, config_path, house, env)))
+        index_sizes = {lang: index_path(out, lang).stat().st_size for lang in LANGUAGES}
 
     _, full_cpu, full_wall = figures[0]
     print(f"{'build':<40} {'CPU s':>8} {'wall s':>8} {'CPU ratio':>10} {'wall ratio':>10}")
     for name, cpu, wall in figures:
         print(f"{name:<40} {cpu:8.2f} {wall:8.2f} {cpu / full_cpu:10.3f} {wall / full_wall:10.3f}")
+    print()
+    for lang, size in index_sizes.items():
+        print(f"search index, {lang:<26} {size / 1e6:8.2f} MB")
 
 
 if __name__ == "__main__":

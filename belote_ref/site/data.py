@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from belote_ref.conformance.corpus import Fixture, load_corpus, predicate_holds
@@ -52,6 +53,8 @@ class SiteData:
     reports: list[Report] = field(default_factory=list)
     #: Family slug -> (its topic, the parameter ids or id prefixes it gathers): :data:`FAMILIES`.
     families: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    #: Pieces of pages that are the same in every language, made once per build (by a key of their maker's).
+    shared_parts: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @property
     def classic(self) -> Ruleset:
@@ -87,7 +90,22 @@ class SiteData:
 
     def fixtures_of(self, parameter_id: str) -> list[Fixture]:
         """Hand fixtures that test ``parameter_id`` (named in ``rules`` or in a branch's ``when``)."""
-        return [f for f in self.hand if parameter_id in _tested(f)]
+        return list(self._hand_by_parameter.get(parameter_id, ()))
+
+    @cached_property
+    def _hand_by_parameter(self) -> dict[str, list[Fixture]]:
+        # Indexed once: every rule section and the examples index ask, and scanning the corpus for each
+        # parameter was a tenth of the pages' making.
+        index: dict[str, list[Fixture]] = {}
+        for fixture in self.hand:
+            for parameter_id in _tested(fixture):
+                index.setdefault(parameter_id, []).append(fixture)
+        return index
+
+    @cached_property
+    def fixtures_by_id(self) -> dict[str, Fixture]:
+        """Each fixture by its id (the corpus is loaded first of each id)."""
+        return {fixture.id: fixture for fixture in self.fixtures}
 
     def changes(self, ruleset: Ruleset) -> list[str]:
         return list(iter_changes(ruleset, self.classic))

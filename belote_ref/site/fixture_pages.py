@@ -146,8 +146,18 @@ def _predicate_md(data: SiteData, lang: str, path: str, predicate: Mapping[str, 
     return ", ".join(parts)
 
 
+# A name shaped like a fixture id, taken whole: dot-joined words, a dot that ends a sentence left out.
+# Looking each such name up is much faster than one pattern of every id, and finds the same ids as
+# long as every id is shaped so (``_ID_SHAPE``); else that pattern is used.
+_ID_LIKE = re.compile(r"(?<![\w.-])\w[\w-]*(?:\.\w[\w-]*)*")
+_ID_SHAPE = re.compile(r"\w[\w-]*(?:\.\w[\w-]*)*")
+
+
 @lru_cache(maxsize=4)
-def _example_ids(ids: frozenset[str]) -> re.Pattern[str]:
+def _example_ids(ids: frozenset[str]) -> re.Pattern[str] | None:
+    """The pattern of the ids, when some id is not shaped as :data:`_ID_LIKE` finds them."""
+    if all(_ID_SHAPE.fullmatch(i) for i in ids):
+        return None
     alternatives = "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True))
     return re.compile(rf"(?<![\w.-])(?:{alternatives})(?![\w-]|\.\w)")
 
@@ -155,9 +165,14 @@ def _example_ids(ids: frozenset[str]) -> re.Pattern[str]:
 def _with_example_links(data: SiteData, lang: str, path: str, markdown: str) -> str:
     """A note's Markdown with the ids of the examples it names ("the deal of score.capot.x") as links to
     their pages: an id is a name to follow, not words of the page's language."""
-    by_id = {fixture.id: fixture for fixture in data.fixtures}
-    return _example_ids(frozenset(by_id)).sub(
-        lambda found: f"[{code(found.group(0))}]({rel(path, fixture_page(lang, by_id[found.group(0)]))})", markdown)
+    by_id = data.fixtures_by_id
+
+    def link(found: re.Match[str]) -> str:
+        name = found.group(0)
+        fixture = by_id.get(name)
+        return name if fixture is None else f"[{code(name)}]({rel(path, fixture_page(lang, fixture))})"
+
+    return (_example_ids(frozenset(by_id)) or _ID_LIKE).sub(link, markdown)
 
 
 def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
@@ -234,12 +249,23 @@ def fixture_md(data: SiteData, lang: str, fixture: Fixture) -> str:
         if source.get("quote"):
             out += _quotation_md(data, lang, source)
         out += [f"— {_doc_md(data, lang, path, str(source.get('doc', '')))}", ""]
-    text = in_repository(json.dumps(fx, ensure_ascii=False, indent=2, default=str))
-    fence = _fence(text)
-    out += [SEARCH_EXCLUDED, "", f'??? note "{t(lang, "raw")}"', "", f"    {fence}text"]
-    out += [f"    {line}" if line else "" for line in text.splitlines()]
-    out += [f"    {fence}", "", "</section>", ""]
+    out += [SEARCH_EXCLUDED, "", f'??? note "{t(lang, "raw")}"', "", _raw_block(data, fixture), "", "</section>", ""]
     return "\n".join(out) + "\n"
+
+
+def _raw_block(data: SiteData, fixture: Fixture) -> str:
+    """The fixture's data as an indented fenced block: the same in every language, so made once."""
+    key = ("raw", fixture.id)
+    if key not in data.shared_parts:
+        data.shared_parts[key] = _raw_block_of(fixture)
+    return data.shared_parts[key]
+
+
+def _raw_block_of(fixture: Fixture) -> str:
+    text = in_repository(json.dumps(fixture.data, ensure_ascii=False, indent=2, default=str))
+    fence = _fence(text)
+    lines = [f"    {fence}text"] + [f"    {line}" if line else "" for line in text.splitlines()] + [f"    {fence}"]
+    return "\n".join(lines)
 
 
 def _quotation_md(data: SiteData, lang: str, source: Mapping[str, Any]) -> list[str]:
