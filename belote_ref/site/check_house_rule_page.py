@@ -15,7 +15,7 @@ from collections.abc import Collection
 from belote_ref.site.browser_assets import script_path
 from belote_ref.site.check_house_rule import MAX_HOUSE_RULE_BYTES
 from belote_ref.site.data import SiteData
-from belote_ref.site.interactive import script_json, served_link, served_url
+from belote_ref.site.interactive import interactive_md, served_link, served_url
 from belote_ref.site.markup import _lang_switch, md, rel
 from belote_ref.site.may_i_play_page import play_rule_links
 from belote_ref.site.wording import phrases, t
@@ -62,12 +62,5 @@ placeholder="{html.escape(words["placeholder"]).replace(chr(10), "&#10;")}"></te
 <input id="bt-chr-file" name="file" type="file" accept=".yaml,.yml,text/yaml,text/plain"></p>
 <p><button id="bt-chr-submit" type="submit" disabled>{html.escape(words["submit"])}</button></p>
 </form>"""
-    return "\n".join([
-        f"# {md(words['title'])}", "", _lang_switch(path, lang), *intro,
-        form, "",
-        # Until the script runs, the status says what the page needs (see may_i_play_page.py).
-        f'<p id="bt-chr-status" role="status" aria-live="polite">{html.escape(loader["no_script"])}</p>', "",
-        '<div id="bt-chr-answer" aria-live="polite"></div>', "",
-        f'<script type="application/json" id="bt-chr-config">{script_json(config)}</script>', "",
-        f'<script type="module" src="{script}"></script>', "",
-    ])
+    heading = [f"# {md(words['title'])}", "", _lang_switch(path, lang), *intro]
+    return interactive_md("bt-chr", heading, form, loader["no_script"], config, script)

@@ -3,6 +3,7 @@ addresses of pages once served, the links to the rules' sections, and the JSON a
 
 from __future__ import annotations
 
+import html
 import json
 import posixpath
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from belote_ref.site.data import SiteData
 from belote_ref.site.markup import param_page
 
-__all__ = ["rule_links", "script_json", "served_link", "served_url"]
+__all__ = ["interactive_md", "rule_links", "script_json", "served_link", "served_url"]
 
 
 def served_url(page: str) -> str:
@@ -38,3 +39,18 @@ def script_json(value: Any) -> str:
     """``value`` as JSON to put inside a page's ``<script>`` element."""
     # Inside <script> nothing may close the element: "<" never appears raw.
     return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
+
+
+def interactive_md(prefix: str, heading: list[str], form: str, no_script: str, config: Any, script: str) -> str:
+    """An interactive page's Markdown: ``heading`` (its title, language switch and introduction, as
+    Markdown lines), the ``form`` (hidden until the script shows it), the status line, the answer's
+    box, the ``config`` the script reads and the script (``prefix``: the page's id prefix, ``bt-mip``)."""
+    return "\n".join([
+        *heading, form, "",
+        # Until the script runs, the status says what the page needs: it stays if the script cannot run
+        # (no JavaScript, or a page opened from a file, where the browser refuses module scripts).
+        f'<p id="{prefix}-status" role="status" aria-live="polite">{html.escape(no_script)}</p>', "",
+        f'<div id="{prefix}-answer" aria-live="polite"></div>', "",
+        f'<script type="application/json" id="{prefix}-config">{script_json(config)}</script>', "",
+        f'<script type="module" src="{script}"></script>', "",
+    ])

@@ -18,7 +18,7 @@ from belote_ref.site.browser_assets import script_path
 from belote_ref.site.cardhtml import SUIT_SYMBOLS
 from belote_ref.site.check_house_rule import MAX_HOUSE_RULE_BYTES
 from belote_ref.site.data import SiteData
-from belote_ref.site.interactive import rule_links, script_json, served_link, served_url
+from belote_ref.site.interactive import interactive_md, rule_links, served_link, served_url
 from belote_ref.site.markup import _lang_switch, md, ruleset_title
 from belote_ref.site.may_i_play import HOUSE_CHOICE, contract_choices
 from belote_ref.site.wording import phrases, t
@@ -107,13 +107,5 @@ def may_i_play_md(data: SiteData, lang: str, megabytes: int) -> str:
 {_card_grid(words, lang)}
 <p><button id="bt-mip-submit" type="submit" disabled>{html.escape(words["submit"])}</button></p>
 </form>"""
-    return "\n".join([
-        f"# {md(words['title'])}", "", _lang_switch(path, lang), md(words["intro"]), "",
-        form, "",
-        # Until the script runs, the status says what the page needs: it stays if the script cannot run
-        # (no JavaScript, or a page opened from a file, where the browser refuses module scripts).
-        f'<p id="bt-mip-status" role="status" aria-live="polite">{html.escape(words["no_script"])}</p>', "",
-        '<div id="bt-mip-answer" aria-live="polite"></div>', "",
-        f'<script type="application/json" id="bt-mip-config">{script_json(config)}</script>', "",
-        f'<script type="module" src="{script}"></script>', "",
-    ])
+    heading = [f"# {md(words['title'])}", "", _lang_switch(path, lang), md(words["intro"]), ""]
+    return interactive_md("bt-mip", heading, form, words["no_script"], config, script)

@@ -15,7 +15,7 @@ from belote_ref.core.cards import SEATS
 from belote_ref.rules.ruleset import shipped_rulesets
 from belote_ref.site.browser_assets import script_path
 from belote_ref.site.data import SiteData
-from belote_ref.site.interactive import rule_links, script_json, served_url
+from belote_ref.site.interactive import interactive_md, rule_links, served_url
 from belote_ref.site.markup import _lang_switch, md, ruleset_title
 from belote_ref.site.wording import phrases, t
 
@@ -96,12 +96,5 @@ def score_a_deal_md(data: SiteData, lang: str, megabytes: int) -> str:
 <input id="bt-sad-pot" name="pot" inputmode="numeric" placeholder="0" autocomplete="off"></p>
 <p><button id="bt-sad-submit" type="submit" disabled>{html.escape(words["submit"])}</button></p>
 </form>"""
-    return "\n".join([
-        f"# {md(words['title'])}", "", _lang_switch(path, lang), md(words["intro"]), "",
-        form, "",
-        # Until the script runs, the status says what the page needs: it stays if the script cannot run.
-        f'<p id="bt-sad-status" role="status" aria-live="polite">{html.escape(words["no_script"])}</p>', "",
-        '<div id="bt-sad-answer" aria-live="polite"></div>', "",
-        f'<script type="application/json" id="bt-sad-config">{script_json(config)}</script>', "",
-        f'<script type="module" src="{script}"></script>', "",
-    ])
+    heading = [f"# {md(words['title'])}", "", _lang_switch(path, lang), md(words["intro"]), ""]
+    return interactive_md("bt-sad", heading, form, words["no_script"], config, script)

@@ -4,6 +4,7 @@
 // reader's text is only ever written with textContent, never as HTML.
 import { callEngine, loadEngine, markAnswered, markReady, say, showFailure } from "./engine-loader.js";
 import { houseFragment, houseFromHash } from "./house-link.js";
+import { element } from "./page-element.js";
 
 const config = JSON.parse(document.getElementById("bt-chr-config").textContent);
 const words = config.words;
@@ -13,13 +14,6 @@ const fileInput = document.getElementById("bt-chr-file");
 const statusLine = document.getElementById("bt-chr-status");
 const answerBox = document.getElementById("bt-chr-answer");
 const submit = document.getElementById("bt-chr-submit");
-
-function element(tag, attributes, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
-  for (const child of children) node.append(child);
-  return node;
-}
 
 // A phrase of the locale with its {name} fields filled in, as text.
 function fill(phrase, values) {

@@ -5,6 +5,7 @@
 // written with textContent, never as HTML.
 import { callEngine, loadEngine, markAnswered, markReady, say, showFailure } from "./engine-loader.js";
 import { houseFragment, houseFromHash } from "./house-link.js";
+import { element } from "./page-element.js";
 
 const config = JSON.parse(document.getElementById("bt-mip-config").textContent);
 const words = config.words;
@@ -24,13 +25,6 @@ const fields = ["ruleset", "trump", "trick", "hand"];
 const HOUSE = houseOption.value;
 // The house rule in use (its text, its title and contracts as the engine read them), or null.
 let house = null;
-
-function element(tag, attributes, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
-  for (const child of children) node.append(child);
-  return node;
-}
 
 // Only the chosen ruleset's contracts are offered (bidding.contracts); a trump it lacks is left.
 function offerContracts() {

@@ -3,6 +3,7 @@
 // (#bt-sad-config). Every text the reader typed is shown as text (textContent), never as HTML.
 import { callEngine, loadEngine, markAnswered, markReady, say, showFailure } from "./engine-loader.js";
 import { houseFragment, houseFromHash } from "./house-link.js";
+import { element } from "./page-element.js";
 
 const config = JSON.parse(document.getElementById("bt-sad-config").textContent);
 const words = config.words;
@@ -13,13 +14,6 @@ const submit = document.getElementById("bt-sad-submit");
 const houseBox = document.getElementById("bt-sad-house-box");
 const fields = ["ruleset", "dealer", "taker", "trump", "bid", "multiplier", "mode", "tricks", "ns_won", "ew_won",
                 "last", "belote", "announcements", "pot"];
-
-function element(tag, attributes, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
-  for (const child of children) node.append(child);
-  return node;
-}
 
 // The deal lives in the page's address (?ruleset=classic&dealer=E&tricks=...), so that it can be sent to
 // someone; a value that is not one of a select's options is left as the default.
