@@ -102,6 +102,9 @@ LAZY_IMPORTS = {
     ("belote_ref/cli/serve_verb.py", "belote_ref.protocol.serve"),
     # PyYAML only when a YAML text is parsed: a run served from the cache never parses one.
     ("belote_ref/core/yamlsource.py", "belote_ref.core.yaml_builder"),
+    # Material's search plugin only when MkDocs runs the hook: `docs check` reads the hook's index_path
+    # without building a site.
+    ("belote_ref/site/search_hook.py", "belote_ref.site.search_parser"),
 }
 
 
