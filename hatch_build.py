@@ -10,15 +10,15 @@ the wheel keeps every ``.py`` file, and Python imports an extension before the s
 ``belote-ref --version`` says which build runs.
 
 The modules were chosen by profile (random deals, validated replays, the main job). A class that
-must stay a plain Python class says so with ``@mypyc_attr(native_class=False)`` (``engine/deal.py``:
-its ``copy`` copies the instance's ``__dict__``, and the deal of bids overrides ``call`` with
-another status class); its methods are compiled all the same. Left out:
+must stay a plain Python class says so with ``@mypyc_attr(native_class=False)``; its methods are
+compiled all the same. In ``core/cards.py`` the enums and the card (an ``int`` subclass) are such
+classes, and the card set a native one, a ``collections.abc.Set`` by registration rather than by
+inheritance: a native class that inherits from a Python class cannot refuse assignment
+(``__setattr__``). The deal (``engine/deal.py``, ``engine/bids/deal.py``) is native too: its
+``copy`` names what it copies. Compiled code checks the type of every argument and of every item
+it reads from a typed list or tuple, so the parsers of cards and seats take any object and refuse it with
+their own error. Left out:
 
-- ``core/cards.py``: its enums, their mix-in and the card (an ``int`` subclass) can only be plain
-  Python classes (``mypyc_attr``, tried); the card set, a ``collections.abc.Set[Card]``, cannot: as a
-  plain class mypyc creates it from the subscripted base and the import fails (metaclass conflict),
-  and as a compiled class ``object.__new__``, the pure build's fast path of ``cardset_of_mask``, is
-  refused. Changing that path would slow the pure build;
 - ``rules/ruleset.py``: a frozen dataclass with a ``cached_property``, which a compiled class cannot
   hold (the import fails);
 - ``protocol/serve.py``: compiled with the engine modules it crashes mypyc itself (mypy 2.4.1);
@@ -38,6 +38,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: The modules compiled, as paths from the repository root (tests/test_build.py checks each exists).
 COMPILED_MODULES = (
+    "belote_ref/core/cards.py",
     "belote_ref/rules/playtables.py",
     "belote_ref/engine/play.py",
     "belote_ref/engine/announcements.py",

@@ -423,3 +423,38 @@ def test_renamed_suits_and_rotated_seats_rename_a_family_score(seed: int, rulese
     assert len(derived) == 4  # three other suits as trumps, and the seats one place on
     for label, renamed, expected in derived:
         assert run_case(ruleset, "score", renamed) == expected, label
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), ruleset=st.sampled_from(FAMILY), at=st.integers(0, 12))
+def test_a_copy_of_a_deal_of_bids_goes_on_by_itself(seed: int, ruleset: Ruleset, at: int) -> None:
+    """A copy taken in the auction or in the play: what is then called or played on one never shows
+    in the other, and the copy, played on with the same choices, ends as the original does."""
+    rng = random.Random(seed)
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    state = BidDeal.from_bid_deck(ruleset, Seat(rng.randrange(4)), deck)
+    choices = random.Random(seed + 1)
+    moves: list[str | int] = []
+
+    def step(deal: BidDeal, move: str | int | None = None) -> str | int:
+        if deal.phase is Phase.AUCTION:
+            legal = deal.status.legal
+            call = move if isinstance(move, str) else (choices.choice(legal) if choices.random() < 0.3 else "pass")
+            deal.call(call)
+            return call
+        card = move if isinstance(move, int) else choices.choice(list(deal.legal_plays()))
+        deal.play(CARDS[card])
+        return card
+
+    while len(moves) < at and state.phase in (Phase.AUCTION, Phase.PLAY):
+        moves.append(step(state))
+    twin = state.copy()
+    calls, plays, phase = list(state.bids.calls), list(state.plays), state.phase
+    later: list[str | int] = []
+    while state.phase in (Phase.AUCTION, Phase.PLAY):
+        later.append(step(state))
+    assert (twin.bids.calls, twin.plays, twin.phase) == (calls, plays, phase)
+    for move in later:
+        step(twin, move)
+    assert (twin.phase, twin.score, twin.bid, twin.bids.calls) == (state.phase, state.score, state.bid, state.bids.calls)

@@ -212,8 +212,11 @@ def test_every_card_played_was_legal(name: str, seed: int) -> None:
     hands = [CardSet(mask) for mask in fresh.hands]
     assert [len(hand) for hand in hands] == [8, 8, 8, 8]
     assert sum(hand.mask for hand in hands) == DECK.mask
-    if state.belote is not None:
+    if isinstance(state.belote, Seat):
         fresh.declare_belote(state.belote)
+    elif state.belote is not None:  # tout-atout: a belote per suit
+        for suit, seat in state.belote.items():
+            fresh.declare_belote(seat, suit)
     for declaration in state.declarations:
         fresh.declare(declaration)
     trump = fresh.trump

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from belote_ref import CARDS, Seat, Suit, find_ruleset
+from belote_ref import CARDS, Card, Seat, Suit, find_ruleset
 from belote_ref.core.cards import Trump
 from belote_ref.engine.deal import DealState, Phase, play_out
 from belote_ref.core.errors import IllegalPlayError
@@ -42,14 +42,14 @@ def random_hands(rng: random.Random) -> list[int]:
 
 
 def reference(rules: Ruleset, trump: int, hands: list[int], leader: int,
-              random_: object) -> tuple[list[int], list[int], list[int]]:
+              random_: object) -> tuple[list[Card], list[int], list[int]]:
     """(cards, leaders, legal mask of each turn) of a card-by-card loop over ``legal_mask``."""
     draw = random_  # a bound rng.random
-    cards: list[int] = []
+    cards: list[Card] = []
     leaders = [leader]
     masks: list[int] = []
     for _trick in range(8):
-        trick: list[int] = []
+        trick: list[Card] = []
         for position in range(4):
             seat = (leader + position) & 3
             mask = legal_mask(rules, trump, hands[seat], leader, tuple(trick)) if trick else hands[seat]
@@ -57,7 +57,7 @@ def reference(rules: Ruleset, trump: int, hands: list[int], leader: int,
             chosen = mask
             for _ in range(int(draw() * chosen.bit_count())):  # type: ignore[operator]
                 chosen &= chosen - 1
-            card = (chosen & -chosen).bit_length() - 1
+            card = CARDS[(chosen & -chosen).bit_length() - 1]  # a Card, as the engine's own lists hold
             hands[seat] &= ~(1 << card)
             trick.append(card)
         cards.extend(trick)
@@ -100,7 +100,7 @@ def test_checked_mode_refuses_exactly_what_legal_mask_leaves_out(trump: int) -> 
             # Every card the seat still held at that turn, in place of the one played.
             seat = (leaders[index // 4] + index % 4) & 3
             held = hands[seat] & ~sum(1 << card for card in cards[:index])
-            for other in (card for card in range(32) if held >> card & 1):
+            for other in (card for card in CARDS if held >> card & 1):
                 changed = [*cards[:index], other, *cards[index + 1:]]
                 _, _, bad = run_tricks(rules, trump, list(hands), leader, changed)
                 if masks[index] >> other & 1:
@@ -182,8 +182,7 @@ def test_play_out_scores_as_the_card_by_card_loop() -> None:
 
 def _replayable(state: DealState) -> DealState:
     """A copy of ``state`` as it stood before its first card."""
-    twin = DealState.__new__(type(state))
-    twin.__dict__.update(state.__dict__)
+    twin = state.copy()
     twin.hands = [state.full_hands[seat].mask for seat in Seat]
     twin.plays, twin.tricks, twin.trick_cards = [], [], []
     twin.leader, twin.score, twin.phase = state.dealer.next, None, Phase.PLAY

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Iterator, Set
+from collections.abc import Callable, Iterable, Iterator, Set
 from typing import Final, final
 
+from belote_ref.core.build_hints import mypyc_attr
 from belote_ref.core.errors import NotationError
 
 __all__ = [
@@ -50,6 +51,7 @@ RANK_LETTERS: Final = "789TJQKA"
 _CARD_RE: Final = re.compile(r"^(10|[789TJQKA])([SHDC])$")
 
 
+@mypyc_attr(native_class=False)
 class _NeverFalsy:
     """The base of the values numbered from 0: `if seat:` must not skip N, the 7 of spades or spades."""
 
@@ -78,9 +80,9 @@ class Suit(_NeverFalsy, enum.IntEnum):
         return "♠♥♦♣"[self]
 
     @classmethod
-    def parse(cls, letter: str) -> Suit:
-        """Return the suit for ``letter``; raise :class:`NotationError` otherwise."""
-        index = SUIT_LETTERS.find(letter) if len(letter) == 1 else -1
+    def parse(cls, letter: object) -> Suit:
+        """Return the suit for ``letter``; raise :class:`NotationError` for anything else."""
+        index = SUIT_LETTERS.find(letter) if isinstance(letter, str) and len(letter) == 1 else -1
         if index < 0:
             raise NotationError(f"not a suit: {letter!r} (expected one of S H D C)")
         return cls(index)
@@ -116,9 +118,9 @@ class Trump(_NeverFalsy, enum.IntEnum):
         return SUITS[self] if self < 4 else None
 
     @classmethod
-    def parse(cls, token: str) -> Trump:
+    def parse(cls, token: object) -> Trump:
         """Return the trump for ``S``, ``H``, ``D``, ``C``, ``SA`` or ``TA``; raise
-        :class:`NotationError` otherwise."""
+        :class:`NotationError` for anything else."""
         trump = _TRUMP_BY_TOKEN.get(token) if isinstance(token, str) else None
         if trump is not None:
             return trump
@@ -150,18 +152,19 @@ class Rank(_NeverFalsy, enum.IntEnum):
         return RANK_LETTERS[self]
 
     @classmethod
-    def parse(cls, letter: str) -> Rank:
+    def parse(cls, letter: object) -> Rank:
         """Return the rank for ``letter`` (``10`` is accepted for ``T``); raise :class:`NotationError`
-        otherwise."""
+        for anything else."""
         if letter == "10":
             return cls.TEN
-        index = RANK_LETTERS.find(letter) if len(letter) == 1 else -1
+        index = RANK_LETTERS.find(letter) if isinstance(letter, str) and len(letter) == 1 else -1
         if index < 0:
             raise NotationError(f"not a rank: {letter!r} (expected one of 7 8 9 T J Q K A)")
         return cls(index)
 
 
 @final
+@mypyc_attr(native_class=False)
 class Card(_NeverFalsy, int):
     """A card: an int from 0 to 31 equal to ``suit * 8 + rank``.
 
@@ -200,7 +203,7 @@ class Card(_NeverFalsy, int):
         return CARDS[suit * 8 + rank]
 
     @classmethod
-    def parse(cls, token: str) -> Card:
+    def parse(cls, token: object) -> Card:
         """Parse ``9H``, ``TH`` or ``10H``; raise :class:`NotationError` on anything else."""
         return parse_card(token)
 
@@ -216,7 +219,7 @@ _BY_TOKEN: Final[dict[str, Card]] = {str(card): card for card in CARDS}
 _BY_TOKEN.update({"10" + str(card)[1]: card for card in CARDS if card & 7 == Rank.TEN})
 
 
-def parse_card(token: str) -> Card:
+def parse_card(token: object) -> Card:
     """Parse one card token (``JH``, ``TH``, ``10H``).
 
     Raises :class:`NotationError` naming the token when it is not a card.
@@ -229,7 +232,7 @@ def parse_card(token: str) -> Card:
     return card
 
 
-def parse_cards(tokens: str | Iterable[str]) -> list[Card]:
+def parse_cards(tokens: str | Iterable[object]) -> list[Card]:
     """Parse a space-separated string or a list of tokens, keeping their order.
 
     Raises :class:`NotationError` naming the first token that is not a card."""
@@ -249,8 +252,9 @@ def format_cards(cards: Iterable[int]) -> list[str]:
 
 
 @final
-class CardSet(Set[Card]):
-    """An immutable set of cards over a 32-bit mask: a :class:`collections.abc.Set` of :class:`Card`.
+class CardSet:
+    """An immutable set of cards over a 32-bit mask: a :class:`collections.abc.Set` of :class:`Card`
+    (registered as one, so ``isinstance(cards, Set)`` holds; a type checker knows it by its methods).
 
     ``CardSet('7H QH')`` parses tokens (as :meth:`parse`); ``CardSet([card, ...])`` takes cards
     or tokens; ``CardSet(mask)`` takes a 32-bit mask. ``repr`` gives back the first form.
@@ -294,12 +298,12 @@ class CardSet(Set[Card]):
         return CardSet, (self.mask,)
 
     @classmethod
-    def _from_iterable(cls, cards: Iterable[object]) -> CardSet:  # type: ignore[override]
+    def _from_iterable(cls, cards: Iterable[object]) -> CardSet:
         # The result of an operation with another kind of Set: its elements must be cards.
         return cls(cards)  # type: ignore[arg-type]
 
     @classmethod
-    def parse(cls, tokens: str | Iterable[str]) -> CardSet:
+    def parse(cls, tokens: str | Iterable[object]) -> CardSet:
         """Parse ``"7H QH KD"`` or ``["7H", "QH"]``; raise :class:`NotationError` on a bad token."""
         mask = 0
         for card in parse_cards(tokens):
@@ -358,9 +362,16 @@ class CardSet(Set[Card]):
         return self._from_iterable([*(card for card in self if card not in other),
                                     *(card for card in other if card not in self)])
 
-    __ror__ = __or__
-    __rand__ = __and__
-    __rxor__ = __xor__
+    # Methods rather than class-body aliases (``__ror__ = __or__``): the compiled build's class
+    # cannot hold an alias of a method.
+    def __ror__(self, other: object) -> CardSet:
+        return self.__or__(other)
+
+    def __rand__(self, other: object) -> CardSet:
+        return self.__and__(other)
+
+    def __rxor__(self, other: object) -> CardSet:
+        return self.__xor__(other)
 
     def __rsub__(self, other: object) -> CardSet:
         if not isinstance(other, Set):
@@ -431,8 +442,15 @@ def _card_of(item: object) -> int:
     return card
 
 
-_new_object = object.__new__
-_set_mask = CardSet.__dict__["mask"].__set__
+# Registered, not inherited: the compiled build's CardSet is a native class, and one that inherits
+# from a Python class cannot refuse assignment (hatch_build.py).
+Set.register(CardSet)
+
+
+# object.__new__ in the pure build; in the compiled one the native constructor, which sets an empty
+# mask first. Read with getattr: mypyc refuses an instance attribute read through the class.
+_new_object: Callable[[type[CardSet]], CardSet] = getattr(CardSet, "__new__")  # noqa: B009
+_set_mask = getattr(CardSet, "mask").__set__  # noqa: B009
 
 
 #: The two steps of :func:`cardset_of_mask`, for a hot path that cannot afford the call: a new
@@ -461,6 +479,8 @@ def cardset_of_mask(mask: int) -> CardSet:
 DECK: Final = CardSet((1 << 32) - 1)
 
 
+
+
 class Team(enum.Enum):
     """The two partnerships."""
 
@@ -469,6 +489,7 @@ class Team(enum.Enum):
 
     # Members are singletons: hash by identity in C, not by name in Python (enum.Enum.__hash__).
     __hash__ = object.__hash__
+
 
     @property
     def other(self) -> Team:
@@ -500,11 +521,11 @@ class Seat(_NeverFalsy, enum.IntEnum):
         return _TEAM_OF[self]
 
     @classmethod
-    def parse(cls, letter: str) -> Seat:
-        """Return the seat for ``N``, ``E``, ``S`` or ``W``; raise :class:`NotationError` otherwise."""
+    def parse(cls, letter: object) -> Seat:
+        """Return the seat for ``N``, ``E``, ``S`` or ``W``; raise :class:`NotationError` for anything else."""
         try:
-            return cls[letter]
-        except (KeyError, TypeError):
+            return cls[letter] if isinstance(letter, str) else cls[""]
+        except KeyError:
             raise NotationError(f"not a seat: {letter!r} (expected one of N E S W)") from None
 
 

@@ -23,14 +23,12 @@ round speaks of a suit). Whatever the contract and the round, the taker receives
 
 from __future__ import annotations
 
-import copy
 import enum
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from belote_ref.core.build_hints import mypyc_attr
 from belote_ref.core.cards import (
     CARDS,
     DECK,
@@ -46,7 +44,7 @@ from belote_ref.core.cards import (
 )
 from belote_ref.core.errors import BeloteRefError, IllegalCallError, IllegalPlayError, InternalError
 from belote_ref.engine.announcements import Declaration
-from belote_ref.engine.bids.auction import Bid, make_calls
+from belote_ref.engine.bids.auction import Bid, BidStatus, make_calls
 from belote_ref.engine.dealing import DeckGetter, check_deck, getter_of, hand_mask, packet_plan
 from belote_ref.engine.faults import Fault, FaultError, score_revoke
 from belote_ref.engine.play import Trick, _winning_index, explain_illegal, legal_mask, run_tricks
@@ -193,8 +191,6 @@ def _taken_status(taker: Seat, trump: int, round_number: int) -> AuctionStatus:
     return AuctionStatus("taken", taker=taker, trump=trump_of(trump), round=round_number)
 
 
-# A plain Python class in the compiled build too (hatch_build.py): copy() copies its __dict__.
-@mypyc_attr(native_class=False)
 class Auction:
     """The two-round auction of one deal. ``call`` checks each call; ``status`` says where it stands."""
 
@@ -215,8 +211,9 @@ class Auction:
 
     def copy(self) -> Auction:
         """An independent copy: calls made on one never show in the other."""
-        twin = copy.copy(self)
+        twin = Auction(self.rules, self.dealer, self.turned)
         twin.calls = list(self.calls)
+        twin._status = self._status
         return twin
 
     def _compute(self) -> AuctionStatus:
@@ -286,9 +283,6 @@ class Phase(enum.Enum):
 _PLAYING = Phase.PLAY
 
 
-# A plain Python class in the compiled build too (hatch_build.py): copy() copies its __dict__, and
-# BidDeal's call returns the status of its own auction.
-@mypyc_attr(native_class=False)
 class DealState:
     """One deal from the first distribution to the score: auction, completion, declarations, 32 plays.
 
@@ -372,8 +366,10 @@ class DealState:
 
     # ----------------------------------------------------------------------------- auction
 
-    def call(self, token: str) -> AuctionStatus:
-        """Make the next call of the auction; complete the hands when someone takes.
+    def call(self, token: str) -> AuctionStatus | BidStatus:
+        """Make the next call of the auction; complete the hands when someone takes. The status is
+        an :class:`AuctionStatus`, and a :class:`~belote_ref.engine.bids.auction.BidStatus` for a
+        deal of the bidding family (:class:`~belote_ref.engine.bids.deal.BidDeal`).
 
         Raises :class:`~belote_ref.core.errors.IllegalCallError` when the call is not allowed.
         """
@@ -511,12 +507,20 @@ class DealState:
         """An independent copy of the deal as it stands: calls and plays made on one never show in
         the other, so a search can try a move on a copy and drop it (the undo of python-chess's
         ``pop``). The ruleset, cards, tricks and declarations are immutable and shared."""
-        twin = copy.copy(self)
-        for name, value in vars(self).items():
-            if isinstance(value, list | dict):
-                setattr(twin, name, value.copy())
+        twin = DealState(self.rules, self.dealer, self.first_hands, self.turned, completion=self._completion,
+                         deck=self._deck, pot=self.pot, final_deal=self.final_deal)
+        self._copy_play_to(twin)
         twin.auction = self.auction.copy()
         return twin
+
+    def _copy_play_to(self, twin: DealState) -> None:
+        """Give ``twin`` copies of this deal's state after the auction (what :meth:`copy` copies)."""
+        twin.phase, twin.taker, twin.trump, twin.leader = self.phase, self.taker, self.trump, self.leader
+        twin.hands, twin.full_hands = list(self.hands), dict(self.full_hands)
+        twin.belote = dict(self.belote) if isinstance(self.belote, dict) else self.belote
+        twin.declarations, twin.plays = list(self.declarations), list(self.plays)
+        twin.tricks, twin.trick_cards = list(self.tricks), list(self.trick_cards)
+        twin.score = self.score
 
     def play_unchecked(self, card: Card) -> None:
         """Play ``card`` without any check (fast path for simulations).

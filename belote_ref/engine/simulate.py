@@ -37,9 +37,9 @@ from typing import Any, Final
 from belote_ref.core.cards import CARDS, SEATS, Card, Seat
 from belote_ref.core.errors import InternalError
 from belote_ref.engine.announcements import Declaration, combinations
-from belote_ref.engine.bids.auction import is_bidding
+from belote_ref.engine.bids.auction import BidStatus, is_bidding
 from belote_ref.engine.bids.deal import BidDeal
-from belote_ref.engine.deal import DealState, Phase
+from belote_ref.engine.deal import AuctionStatus, DealState, Phase
 from belote_ref.engine.play import legal_mask
 from belote_ref.rules.ruleset import Ruleset
 
@@ -90,7 +90,7 @@ def _auction(state: DealState, rng: random.Random, calls: Sequence[str] | None =
         for token in calls:
             state.call(token)
         return
-    status = state.auction.status
+    status: AuctionStatus | BidStatus = state.auction.status
     while status.status == "open":
         legal = status.legal
         if status.round == 1:

@@ -262,6 +262,14 @@ class BidAuction:
         self.outcome: Literal["open", "taken", "redeal"] = "open"
         self._status: BidStatus | None = None
 
+    def copy(self) -> BidAuction:
+        """An independent copy: calls made on one never show in the other."""
+        twin = BidAuction(self.rules, self.dealer)
+        twin.calls, twin.turn, twin.last, twin.bidder = list(self.calls), self.turn, self.last, self.bidder
+        twin.multiplier, twin.coincher, twin.passes = self.multiplier, self.coincher, self.passes
+        twin.outcome, twin._status = self.outcome, self._status
+        return twin
+
     # ------------------------------------------------------------------ legality
 
     def _coinche_refusal(self, seat: Seat) -> str | None:

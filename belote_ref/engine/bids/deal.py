@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from belote_ref.core.build_hints import mypyc_attr
 from belote_ref.core.cards import DECK, SEATS, Card, CardSet, Seat
 from belote_ref.core.errors import BeloteRefError, IllegalCallError, InternalError
 from belote_ref.engine.bids.auction import Bid, BidAuction, BidStatus, deal_bid_hands
@@ -23,7 +22,6 @@ __all__ = ["BidDeal"]
 _SEVENS = 0x01010101  # the 7 of each suit
 
 
-@mypyc_attr(native_class=False)  # as its base, DealState: a plain Python class in the compiled build too
 class BidDeal(DealState):
     """One deal of the bidding family. :meth:`call` takes the family's calls (``80H``, ``coinche``...)."""
 
@@ -47,12 +45,20 @@ class BidDeal(DealState):
             raise BeloteRefError("the four hands must make the 32 cards", code="bad_deal")
         return cls(rules, dealer, hands)
 
+    def copy(self) -> BidDeal:
+        """An independent copy of the deal as it stands, its auction of bids included (as
+        :meth:`DealState.copy <belote_ref.engine.deal.DealState.copy>`)."""
+        twin = BidDeal(self.rules, self.dealer, self.first_hands, final_deal=self.final_deal)
+        self._copy_play_to(twin)
+        twin.bids, twin.bid = self.bids.copy(), self.bid
+        return twin
+
     @property
     def status(self) -> BidStatus:
         """Where the auction stands."""
         return self.bids.status
 
-    def call(self, token: str) -> BidStatus:  # type: ignore[override]
+    def call(self, token: str) -> BidStatus:
         """Make the next call of the auction; start the play when the auction ends with a bid.
 
         Raises :class:`~belote_ref.core.errors.IllegalCallError` (with the reason) when the call is not allowed.
