@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
 
-from belote_ref.core.cards import Card
+from belote_ref.core.cards import CARDS, Card
 from belote_ref.core.errors import BeloteRefError
 
 __all__ = ["DeckGetter", "check_deck", "getter_of", "hand_mask", "packet_plan"]
@@ -19,8 +19,9 @@ __all__ = ["DeckGetter", "check_deck", "getter_of", "hand_mask", "packet_plan"]
 #: The cards at some positions of a deck (see :func:`getter_of`).
 DeckGetter = Callable[[Sequence[Card]], Sequence[Card]]
 
-#: A card's bit by its index: the sum of distinct cards' bits is their mask.
-_BIT_OF: dict[int, int] = {card: 1 << card for card in range(32)}
+#: A card's bit by its index: the sum of distinct cards' bits is their mask. Keyed by the shared
+#: :data:`~belote_ref.core.cards.CARDS`, which a look-up finds by identity (an int, by equality).
+_BIT_OF: dict[int, int] = {card: 1 << card for card in CARDS}
 _bit_of = _BIT_OF.__getitem__
 
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from belote_ref.core.cards import CARDS, CARDSET_FROM_MASK, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump
+from belote_ref.core.cards import CARDS, CARDSET_FROM_MASK, SEATS, SUIT_LETTERS, Card, CardSet, Seat, Suit, Trump
 from belote_ref.core.errors import InternalError, TrickError
 from belote_ref.rules.playtables import RULE_TA_MUST_HEAD, trump_mask
 from belote_ref.rules.playtables import PlayPolicy as _PlayPolicy
@@ -60,14 +60,20 @@ class Trick:
     leader: Seat
     cards: tuple[Card, ...] = ()
 
+    def __init__(self, leader: Seat, cards: tuple[Card, ...] = ()) -> None:
+        # Written out: the compiled build compiles this __init__, not the one dataclasses generates
+        # (interpreted); tests/test_build.py checks it takes the fields in order with their defaults.
+        object.__setattr__(self, "leader", leader)
+        object.__setattr__(self, "cards", cards)
+
     def seat_of(self, index: int) -> Seat:
         """The seat that played (or will play) the ``index``-th card of the trick."""
-        return Seat((self.leader + index) & 3)
+        return SEATS[(self.leader + index) & 3]
 
     @property
     def next_seat(self) -> Seat:
         """The seat to play next."""
-        return Seat((self.leader + len(self.cards)) & 3)
+        return SEATS[(self.leader + len(self.cards)) & 3]
 
 
 def _winning_index(strength: tuple[int, ...], cards: tuple[Card, ...] | list[Card]) -> int:

@@ -147,6 +147,22 @@ class DealScore:
     pot: int
     lines: tuple[ScoreLine, ...]
 
+    def __init__(self, trick_winners: tuple[Seat, ...], card_points: dict[Team, int], announcements: dict[Team, int],
+                 belote: Team | Mapping[Suit, Team] | None, contract: Contract, capot: Team | None,
+                 deal_score: dict[Team, int], pot: int, lines: tuple[ScoreLine, ...]) -> None:
+        # Written out: the compiled build compiles this __init__, not the one dataclasses generates
+        # (interpreted); tests/test_build.py checks it takes the fields in order with their defaults.
+        setter = object.__setattr__
+        setter(self, "trick_winners", trick_winners)
+        setter(self, "card_points", card_points)
+        setter(self, "announcements", announcements)
+        setter(self, "belote", belote)
+        setter(self, "contract", contract)
+        setter(self, "capot", capot)
+        setter(self, "deal_score", deal_score)
+        setter(self, "pot", pot)
+        setter(self, "lines", lines)
+
     def lines_for(self, team: Team) -> tuple[ScoreLine, ...]:
         """The lines of ``team``, in order."""
         return tuple(line for line in self.lines if line.team is team)
@@ -215,6 +231,25 @@ class DealContext:
     last_team: Team
     last_seat: Seat
     trump: Suit | Trump
+
+    def __init__(self, rules: Ruleset, sheet: Sheet, takers: Team, defenders: Team, capot: Team | None,
+                 raw: dict[Team, int], card_points: dict[Team, int], bel: dict[Team, int], ann: dict[Team, int],
+                 belote_note: str, last_team: Team, last_seat: Seat, trump: Suit | Trump) -> None:
+        # Written out: the compiled build compiles this __init__, not the one dataclasses generates
+        # (interpreted); tests/test_build.py checks it takes the fields in order with their defaults.
+        self.rules = rules
+        self.sheet = sheet
+        self.takers = takers
+        self.defenders = defenders
+        self.capot = capot
+        self.raw = raw
+        self.card_points = card_points
+        self.bel = bel
+        self.ann = ann
+        self.belote_note = belote_note
+        self.last_team = last_team
+        self.last_seat = last_seat
+        self.trump = trump
 
     def cards(self, team: Team) -> None:
         """Lines for a team's own card points (tricks, then the last-trick bonus or the capot value;

@@ -152,7 +152,7 @@ def _declare(state: DealState, rng: random.Random) -> None:
         rules = state.rules
         eldest = state.dealer.next
         for offset in range(4):
-            seat = Seat((eldest + offset) & 3)
+            seat = SEATS[(eldest + offset) & 3]
             if not _may_hold_combination(rules, hands[seat]):
                 continue
             for combination in combinations(rules, trump, state.full_hands[seat]):
@@ -239,7 +239,7 @@ def random_deal(
     deck: list[Card] = list(CARDS)
     shuffle(rng, deck)
     if dealer is None:
-        dealer = Seat(int(rng.random() * 4))
+        dealer = SEATS[int(rng.random() * 4)]
     state: DealState
     if is_bidding(rules):
         # The bidding family: eight cards each, then an auction of bids (bid_deal.BidDeal).
@@ -269,7 +269,7 @@ def random_deals(rules: Ruleset, seed: int, count: int) -> Iterator[DealState]:
     Raises :class:`~belote_ref.core.errors.InternalError` only on a broken invariant (a bug).
     """
     rng = random.Random(seed)
-    dealer = Seat(int(rng.random() * 4))
+    dealer = SEATS[int(rng.random() * 4)]
     pot = 0
     for _ in range(count):
         state = random_deal(rules, rng, dealer=dealer, pot=pot)

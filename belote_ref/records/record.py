@@ -107,6 +107,30 @@ class DealRecord:
     source: Located | None = field(default=None, repr=False)
     base_line: int = 0
 
+    def __init__(self, ruleset_id: str, ruleset_version: int, dealer: Seat, hands: dict[Seat, CardSet],
+                 turned: Card | None, calls: list[str], completion: dict[Seat, CardSet] | None, belote: Belote,
+                 announcements: list[Mapping[str, Any]], plays: list[Card], pot: int = 0,
+                 leaders: list[Seat | None] | None = None, final_deal: bool = False,
+                 result: Mapping[str, Any] | None = None, source: Located | None = None, base_line: int = 0) -> None:
+        # Written out: the compiled build compiles this __init__, not the one dataclasses generates
+        # (interpreted); tests/test_build.py checks it takes the fields in order with their defaults.
+        self.ruleset_id = ruleset_id
+        self.ruleset_version = ruleset_version
+        self.dealer = dealer
+        self.hands = hands
+        self.turned = turned
+        self.calls = calls
+        self.completion = completion
+        self.belote = belote
+        self.announcements = announcements
+        self.plays = plays
+        self.pot = pot
+        self.leaders = [] if leaders is None else leaders
+        self.final_deal = final_deal
+        self.result = result
+        self.source = source
+        self.base_line = base_line
+
     def locate(self, path: KeyPath) -> str:
         """``file:line`` of ``path`` in the source, or an empty string."""
         if self.source is None:
@@ -468,6 +492,15 @@ class ReplayReport:
     error: BeloteRefError | None = None
     mismatches: list[str] = field(default_factory=list)
 
+    def __init__(self, record: DealRecord, state: DealState | None, error: BeloteRefError | None = None,
+                 mismatches: list[str] | None = None) -> None:
+        # Written out: the compiled build compiles this __init__, not the one dataclasses generates
+        # (interpreted); tests/test_build.py checks it takes the fields in order with their defaults.
+        self.record = record
+        self.state = state
+        self.error = error
+        self.mismatches = [] if mismatches is None else mismatches
+
     @property
     def ok(self) -> bool:
         """True when every event was legal and the recorded result (if any) matches."""
@@ -666,6 +699,13 @@ class RecordCheck:
     report: ReplayReport | None
     problems: list[str] = field(default_factory=list)
     readable: bool = True
+
+    def __init__(self, report: ReplayReport | None, problems: list[str] | None = None, readable: bool = True) -> None:
+        # Written out: the compiled build compiles this __init__, not the one dataclasses generates
+        # (interpreted); tests/test_build.py checks it takes the fields in order with their defaults.
+        self.report = report
+        self.readable = readable
+        self.problems = [] if problems is None else problems
 
     @property
     def verdict(self) -> Verdict:
