@@ -185,8 +185,8 @@ def _sequence_kind(length: int) -> str:
 
 def _carre_heights(rules: Ruleset) -> dict[Rank, int]:
     """Height of each rank between carrés, per ``announcements.carre_order`` (higher is better)."""
-    if rules["announcements.carre_order"] == "play_order":
-        order = [Rank.parse(letter) for letter in rules["cards.plain_order"]]
+    if rules.announcements.carre_order == "play_order":
+        order = [Rank.parse(letter) for letter in rules.cards.plain_order]
     else:
         order = list(rules.sequence_order)
     return {rank: len(order) - 1 - index for index, rank in enumerate(order)}
@@ -221,7 +221,7 @@ def _sequence_of_run(rules: Ruleset, run: list[Card]) -> Combination:
     """The combination of a maximal run: a quinte of its top five cards when it is longer, or of
     the whole run under ``announcements.long_sequence: quinte_ranked_by_length``."""
     kind = _sequence_kind(len(run))
-    kept = run if rules["announcements.long_sequence"] == "quinte_ranked_by_length" else run[-_QUINTE_CARDS:]
+    kept = run if rules.announcements.long_sequence == "quinte_ranked_by_length" else run[-_QUINTE_CARDS:]
     return Combination(kind, CardSet(kept), rules["announcements.values"][kind], kept[-1].rank)
 
 
@@ -264,7 +264,7 @@ def combinations(rules: Ruleset, trump: Suit | Trump, hand: CardSet | Iterable[i
     """
     hand = hand if isinstance(hand, CardSet) else CardSet(hand)
     carres = _carres(rules, trump, hand)
-    if rules["announcements.card_reuse"] == "allowed":
+    if rules.announcements.card_reuse == "allowed":
         found = carres + [_sequence_of_run(rules, run) for run in _runs(rules, hand)]
         return sorted(found, key=_sort_key)
     best: list[Combination] = []
@@ -311,7 +311,7 @@ def make_combination(rules: Ruleset, trump: Suit | Trump, kind: str, cards: Card
             )
         return Combination(CARRE, cards, value, rank)
     length = SEQUENCE_KINDS.index(kind) + _MIN_RUN
-    if kind == QUINTE and rules["announcements.long_sequence"] == "quinte_ranked_by_length" and len(cards) > length:
+    if kind == QUINTE and rules.announcements.long_sequence == "quinte_ranked_by_length" and len(cards) > length:
         length = min(len(cards), 8)  # the whole run of six to eight cards is the quinte
     if len(cards) != length:
         raise BeloteRefError(
@@ -353,7 +353,7 @@ def compare_combinations(rules: Ruleset, trump: Suit | Trump, a: Combination, b:
     if not a.is_sequence and not b.is_sequence:
         heights = _carre_heights(rules)
         return _sign(heights[a.top] - heights[b.top])
-    if a.is_sequence != b.is_sequence and rules["announcements.carre_beats_equal_sequence"]:
+    if a.is_sequence != b.is_sequence and rules.announcements.carre_beats_equal_sequence:
         return 1 if not a.is_sequence else -1
     if a.is_sequence and b.is_sequence and len(a.cards) != len(b.cards):
         return _sign(len(a.cards) - len(b.cards))
@@ -381,7 +381,7 @@ def best_team(rules: Ruleset, trump: Suit | Trump, declarations: Sequence[Declar
     seat comes first in play order from ``eldest`` (eldest, eldest.next, ...). Returns ``None``
     when nobody declared or ``announcements.enabled`` is false.
     """
-    if not rules["announcements.enabled"]:
+    if not rules.announcements.enabled:
         return None
     by_team: dict[Team, list[Declaration]] = {Team.NS: [], Team.EW: []}
     for declaration in declarations:
@@ -395,7 +395,7 @@ def best_team(rules: Ruleset, trump: Suit | Trump, declarations: Sequence[Declar
     verdict = compare_combinations(rules, trump, best[Team.NS].combination, best[Team.EW].combination)
     if verdict:
         return Team.NS if verdict > 0 else Team.EW
-    if rules["announcements.final_tie"] == "annul_all":
+    if rules.announcements.final_tie == "annul_all":
         return None
 
     def first_seat(team: Team) -> int:

@@ -106,7 +106,7 @@ def deal_first_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> tupl
     the 32 cards once each.
     """
     check_deck(deck)
-    getters, turned = packet_plan(tuple(rules["deal.first_packets"][0]), (dealer + 1) & 3)
+    getters, turned = packet_plan(tuple(rules.deal.first_packets[0]), (dealer + 1) & 3)
     hands = {seat: cardset_of_mask(hand_mask(getter(deck))) for seat, getter in zip(SEATS, getters, strict=True)}
     return hands, deck[turned]
 
@@ -122,8 +122,8 @@ def complete_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Se
 
 def _completed(rules: Ruleset, dealer: Seat, deck: Sequence[Card], taker: Seat, first: list[int],
                turned: Card) -> dict[Seat, CardSet]:
-    start = taker if rules["deal.completion_start"] == "taker_first" else (dealer + 1) & 3
-    getters = _completion_plan(start, taker, rules["deal.completion_packets"] == "one_at_a_time")
+    start = taker if rules.deal.completion_start == "taker_first" else (dealer + 1) & 3
+    getters = _completion_plan(start, taker, rules.deal.completion_packets == "one_at_a_time")
     masks = [first[seat] | hand_mask(getters[seat](deck)) for seat in range(4)]
     masks[taker] |= 1 << turned
     return {seat: cardset_of_mask(masks[seat]) for seat in SEATS}
@@ -201,7 +201,7 @@ class Auction:
         self.calls: list[str] = []
         self._others = _other_calls(rules.trumps)
         self._eldest = SEATS[(dealer + 1) & 3]
-        self._open = _open_statuses(rules["bidding.round2_allow_turnup_suit"], self._eldest, turned.suit, self._others)
+        self._open = _open_statuses(rules.bidding.round2_allow_turnup_suit, self._eldest, turned.suit, self._others)
         self._status = self._open[0]
 
     @property
@@ -226,7 +226,7 @@ class Auction:
             return _taken_status(taker, trump, min((count - 1) // 4 + 1, 3))
         if count < 8:
             return self._open[count]
-        rule = self.rules["bidding.all_pass"]
+        rule = self.rules.bidding.all_pass
         if rule == "forced_third_round":
             return AuctionStatus("open", next=eldest, round=3, legal=tuple(SUIT_LETTERS))
         next_dealer = self.dealer if rule == "redeal_same_dealer" else self.dealer.next
@@ -406,7 +406,7 @@ class DealState:
             raise BeloteRefError("someone took, but the completion cards are not given", code="bad_deal")
         self.full_hands = full
         self.hands = [full[seat].mask for seat in SEATS]
-        if self.rules["announcements.carre_of_sevens"] == "redeal" and any(
+        if self.rules.announcements.carre_of_sevens == "redeal" and any(
                 hand & _SEVENS == _SEVENS for hand in self.hands):
             # A misdeal-like void deal: the same dealer deals again, as after a misdeal (FFB-K15, PAGAT).
             self.phase = Phase.REDEAL
@@ -444,7 +444,7 @@ class DealState:
         announcements are not played, the play has gone past trick 1, or the seat's hand did not
         hold the cards.
         """
-        if not self.rules["announcements.enabled"]:
+        if not self.rules.announcements.enabled:
             raise BeloteRefError(
                 "announcements are not played (announcements.enabled is false)", code="bad_announcement"
             )

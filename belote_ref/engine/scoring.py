@@ -513,7 +513,7 @@ def score_deal(
         belote_result = next(iter(belote_teams.values()), None)
 
     # 3. Announcements (every combination of every hand with announcements.declared automatic).
-    if rules["announcements.enabled"] and rules["announcements.declared"] == "automatic":
+    if rules.announcements.enabled and rules.announcements.declared == "automatic":
         masks = plays.seat_masks()
         declarations = [Declaration(seat, combination) for seat in (SEATS[(eldest + i) & 3] for i in range(4))
                         for combination in combinations(rules, trump, CardSet(masks[seat]))]
@@ -527,7 +527,7 @@ def score_deal(
                    winners[-1], trump)
     pot_in, pot_out = pot, pot
     contract: Contract
-    if rules["bidding.auction"] == "bids":
+    if rules.bidding.auction == "bids":
         # 4-5. The bidding family judges its bid and scores it by its own formulas (bid_scoring);
         # it has no litige, so no pot.
         contract = score_bid(ctx, bid, taker, winners)
@@ -537,7 +537,7 @@ def score_deal(
         contract = _contract(rules, sheet, takers, capot, card_points, bel, ann)
 
     # 5. Deal scores.
-    if rules["bidding.auction"] == "bids":
+    if rules.bidding.auction == "bids":
         pass  # written by score_bid
     elif contract == "made":
         if capot is takers:
@@ -719,7 +719,7 @@ def _chute_announcements(ctx: DealContext, *, takers_lost_by_capot: bool) -> Non
     elif rules.scoring.chute.announcements == "all_to_defenders":
         sheet.add(defenders, taker_ann, "scoring.chute.announcements",
                   f"the takers' announcements ({taker_ann}) go to the defenders on a chute")
-    elif rules["scoring.chute.announcements"] == "kept_by_holder":
+    elif rules.scoring.chute.announcements == "kept_by_holder":
         sheet.add(takers, taker_ann, "scoring.chute.announcements",
                   f"the takers keep their announcements ({taker_ann}) on a chute (kept_by_holder)")
     else:

@@ -99,6 +99,9 @@ class Ruleset(RuleAreas):
     _key: str = field(repr=False)
     overrides: frozenset[str] = field(default=frozenset(), repr=False)
 
+    def __post_init__(self) -> None:
+        self._take_areas()
+
     def __getitem__(self, parameter_id: str) -> Any:
         """The resolved value of a registry parameter; raises ``KeyError`` for an unknown id."""
         return self.params[parameter_id]

@@ -1030,72 +1030,27 @@ def _tout_atout(params: Mapping[str, Any]) -> ToutAtout:
 
 
 class RuleAreas:
-    """The areas of :class:`RuleView` as attributes of the class that holds ``view``."""
+    """The areas of :class:`RuleView` as attributes of the class that holds ``view``: ``rules.play``
+    is ``rules.view.play``, the ``play.*`` parameters typed. Attributes rather than properties, set
+    once by :meth:`_take_areas`: the engine reads them on every deal."""
 
     __slots__ = ()
     view: RuleView
+    cards: Cards
+    table: Table
+    deal: Deal
+    bidding: Bidding
+    auction: Auction
+    play: Play
+    belote: Belote
+    announcements: Announcements
+    scoring: Scoring
+    game: Game
+    penalties: Penalties
+    sans_atout: SansAtout
+    tout_atout: ToutAtout
 
-    @property
-    def cards(self) -> Cards:
-        """The ``cards.*`` parameters, typed."""
-        return self.view.cards
-
-    @property
-    def table(self) -> Table:
-        """The ``table.*`` parameters, typed."""
-        return self.view.table
-
-    @property
-    def deal(self) -> Deal:
-        """The ``deal.*`` parameters, typed."""
-        return self.view.deal
-
-    @property
-    def bidding(self) -> Bidding:
-        """The ``bidding.*`` parameters, typed."""
-        return self.view.bidding
-
-    @property
-    def auction(self) -> Auction:
-        """The ``auction.*`` parameters, typed."""
-        return self.view.auction
-
-    @property
-    def play(self) -> Play:
-        """The ``play.*`` parameters, typed."""
-        return self.view.play
-
-    @property
-    def belote(self) -> Belote:
-        """The ``belote.*`` parameters, typed."""
-        return self.view.belote
-
-    @property
-    def announcements(self) -> Announcements:
-        """The ``announcements.*`` parameters, typed."""
-        return self.view.announcements
-
-    @property
-    def scoring(self) -> Scoring:
-        """The ``scoring.*`` parameters, typed."""
-        return self.view.scoring
-
-    @property
-    def game(self) -> Game:
-        """The ``game.*`` parameters, typed."""
-        return self.view.game
-
-    @property
-    def penalties(self) -> Penalties:
-        """The ``penalties.*`` parameters, typed."""
-        return self.view.penalties
-
-    @property
-    def sans_atout(self) -> SansAtout:
-        """The ``sans_atout.*`` parameters, typed."""
-        return self.view.sans_atout
-
-    @property
-    def tout_atout(self) -> ToutAtout:
-        """The ``tout_atout.*`` parameters, typed."""
-        return self.view.tout_atout
+    def _take_areas(self) -> None:
+        """Set each area of ``view`` as an attribute of this object (frozen or not)."""
+        for area in RuleView.__slots__:
+            object.__setattr__(self, area, getattr(self.view, area))

@@ -187,11 +187,7 @@ def generate(registry: Registry | None = None) -> str:
     areas = [(area, *emit((area,), tree[area])) for area in registry.areas()]
     view_fields = "\n".join(f"    {_field_name(area)}: {name}" for area, name, _ in areas)
     view_arguments = "\n".join(f"        {_field_name(area)}={builder}(params)," for area, _, builder in areas)
-    accessors = "\n".join(
-        f"    @property\n    def {_field_name(area)}(self) -> {name}:\n"
-        f"        \"\"\"The ``{area}.*`` parameters, typed.\"\"\"\n        return self.view.{_field_name(area)}\n"
-        for area, name, _ in areas
-    )
+    accessors = "\n".join(f"    {_field_name(area)}: {name}" for area, name, _ in areas)
     ids = "\n".join(f"    {json.dumps(pid)}," for pid in registry.parameters)
     return (
         _HEADER.replace("{rank_token}", _literal(RANK_TOKENS))
@@ -211,9 +207,15 @@ def generate(registry: Registry | None = None) -> str:
         + "\n\n".join(builders)
         + "\n\n"
         + "class RuleAreas:\n"
-        + "    \"\"\"The areas of :class:`RuleView` as attributes of the class that holds ``view``.\"\"\"\n\n"
-        + "    __slots__ = ()\n    view: RuleView\n\n"
+        + "    \"\"\"The areas of :class:`RuleView` as attributes of the class that holds ``view``: ``rules.play``\n"
+        + "    is ``rules.view.play``, the ``play.*`` parameters typed. Attributes rather than properties, set\n"
+        + "    once by :meth:`_take_areas`: the engine reads them on every deal.\"\"\"\n\n"
+        + "    __slots__ = ()\n    view: RuleView\n"
         + accessors
+        + "\n\n    def _take_areas(self) -> None:\n"
+        + "        \"\"\"Set each area of ``view`` as an attribute of this object (frozen or not).\"\"\"\n"
+        + "        for area in RuleView.__slots__:\n"
+        + "            object.__setattr__(self, area, getattr(self.view, area))\n"
     )
 
 

@@ -66,7 +66,7 @@ _PASSES_TO_REDEAL = 4
 
 def is_bidding(rules: Ruleset) -> bool:
     """Whether ``rules`` plays the bidding family's auction (``bidding.auction: bids``)."""
-    return bool(rules["bidding.auction"] == "bids")
+    return bool(rules.bidding.auction == "bids")
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,11 +181,11 @@ class BidTable:
 @functools.lru_cache(maxsize=64)
 def bid_table(rules: Ruleset) -> BidTable:
     """The compiled auction of ``rules`` (cached per ruleset)."""
-    low, step, high = rules["auction.min_bid"], rules["auction.step"], rules["auction.max_bid"]
+    low, step, high = rules.auction.min_bid, rules.auction.step, rules.auction.max_bid
     values = tuple(range(low, high + 1, step))
     trumps = tuple(trump for trump in Trump if trump in rules.trumps)
     levels: list[BidValue] = [*values, "capot"]
-    if rules["auction.generale"]:
+    if rules.auction.generale:
         levels.append("generale")
     tokens: list[str] = []
     start: list[int] = []
@@ -199,13 +199,13 @@ def bid_table(rules: Ruleset) -> BidTable:
             calls[token] = Call(token, "bid", level, value, trump_of(trump))
     start.append(len(tokens))
     above = [("pass", *tokens[first:]) for first in start]
-    if rules["auction.coinche_out_of_turn"]:
+    if rules.auction.coinche_out_of_turn:
         for seat in SEATS:
             calls[f"coinche:{seat.name}"] = Call(f"coinche:{seat.name}", "coinche", seat=seat)
     return BidTable(values, trumps, len(values), tuple(tokens), tuple(start), calls,
-                    bool(rules["auction.coinche_out_of_turn"]), bool(rules["auction.coinche_freezes"]),
-                    bool(rules["auction.capot_can_be_doubled"]), int(rules["auction.surcoinche_multiplier"]),
-                    rules["bidding.all_pass"] == "redeal_same_dealer",
+                    bool(rules.auction.coinche_out_of_turn), bool(rules.auction.coinche_freezes),
+                    bool(rules.auction.capot_can_be_doubled), int(rules.auction.surcoinche_multiplier),
+                    rules.bidding.all_pass == "redeal_same_dealer",
                     {(level, double): above[level] + suffix for level in range(len(above))
                      for double, suffix in enumerate(((), ("coinche",), ("surcoinche",)))})
 
@@ -464,7 +464,7 @@ def deal_bid_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> dict[S
     the 32 cards once each.
     """
     check_deck(deck)
-    getters, _ = packet_plan(tuple(rules["deal.bid_packets"][0]), (dealer + 1) & 3)
+    getters, _ = packet_plan(tuple(rules.deal.bid_packets[0]), (dealer + 1) & 3)
     return {seat: cardset_of_mask(hand_mask(getter(deck))) for seat, getter in zip(SEATS, getters, strict=True)}
 
 

@@ -72,7 +72,7 @@ class BidDeal(DealState):
             self.taker, self.trump, self.bid = status.taker, status.trump, status.bid
             self.full_hands = dict(self.first_hands)
             self.hands = [self.first_hands[seat].mask for seat in SEATS]
-            if self.rules["announcements.carre_of_sevens"] == "redeal" and any(
+            if self.rules.announcements.carre_of_sevens == "redeal" and any(
                     hand & _SEVENS == _SEVENS for hand in self.hands):
                 self.phase = Phase.REDEAL
             else:
