@@ -16,11 +16,15 @@ classes, and the card set a native one, a ``collections.abc.Set`` by registratio
 inheritance: a native class that inherits from a Python class cannot refuse assignment
 (``__setattr__``). The deal (``engine/deal.py``, ``engine/bids/deal.py``) is native too: its
 ``copy`` names what it copies. Compiled code checks the type of every argument and of every item
-it reads from a typed list or tuple, so the parsers of cards and seats take any object and refuse it with
-their own error. Left out:
+it reads from a typed list or tuple, so the parsers of cards and seats take any object and refuse it
+with their own error. Two things are written for the compiled build without slowing the pure one:
+the hot dataclasses write out their ``__init__`` (dataclasses generates an interpreted one, which
+mypyc keeps; tests/test_build.py holds each to its fields), and ``cardset_of_mask`` makes a
+compiled card set by its constructor (``_COMPILED`` in ``core/cards.py``). Left out:
 
 - ``rules/ruleset.py``: a frozen dataclass with a ``cached_property``, which a compiled class cannot
-  hold (the import fails);
+  hold (the import fails); the engine reads its parameters through the areas of its typed view,
+  plain attributes (``rules.play``, ``rules.scoring``), with no Python call;
 - ``protocol/serve.py``: compiled with the engine modules it crashes mypyc itself (mypy 2.4.1);
 - ``engine/match.py`` and ``engine/faults.py``: off the hot path.
 """
