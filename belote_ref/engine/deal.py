@@ -334,7 +334,9 @@ class DealState:
         Raises :class:`~belote_ref.core.errors.BeloteRefError` (code ``bad_deck``) on a bad deck.
         """
         first, turned = deal_first_hands(rules, dealer, deck)
-        return cls(rules, dealer, first, turned, deck=deck, pot=pot)
+        # DealState by name, not cls: a deal of bids has constructors of its own (BidDeal), and the
+        # compiled build calls a class it knows directly.
+        return DealState(rules, dealer, first, turned, deck=deck, pot=pot)
 
     @classmethod
     def from_hands(
@@ -362,7 +364,7 @@ class DealState:
             if seen != DECK.mask:
                 raise BeloteRefError("the hands, the turned card and the completion must make the 32 cards",
                                      code="bad_deal")
-        return cls(rules, dealer, first_hands, turned, completion=completion, pot=pot)
+        return DealState(rules, dealer, first_hands, turned, completion=completion, pot=pot)
 
     # ----------------------------------------------------------------------------- auction
 
