@@ -108,3 +108,12 @@ def test_a_written_dataclass_init_takes_the_fields_in_order_with_their_defaults(
                 assert default is None, (name, field.name)
             else:
                 assert default is not None and ast.literal_eval(default) == field.default, (name, field.name)
+
+
+def test_the_card_module_knows_whether_it_runs_compiled() -> None:
+    from belote_ref.core import cards
+
+    # cardset_of_mask takes the path of the build that runs (hatch_build.py).
+    assert cards._COMPILED is _runs_compiled("belote_ref.core.cards")
+    made = cards.cardset_of_mask(0x81)
+    assert type(made) is cards.CardSet and made.mask == 0x81 and made == cards.CardSet("7S AS")

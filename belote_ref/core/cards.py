@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Callable, Iterable, Iterator, Set
+from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Final, final
 
 from belote_ref.core.build_hints import mypyc_attr
@@ -455,7 +456,7 @@ _set_mask = getattr(CardSet, "mask").__set__  # noqa: B009
 
 #: Whether this module runs compiled (hatch_build.py): the compiled card set is made fastest by its
 #: own constructor, the pure one by the two steps below.
-_COMPILED: Final = not __file__.endswith(".py")
+_COMPILED: Final = __file__.endswith(tuple(EXTENSION_SUFFIXES))
 
 #: The two steps of :func:`cardset_of_mask`, for a hot path that cannot afford the call: a new
 #: CardSet object, then its mask set.
