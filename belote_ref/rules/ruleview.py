@@ -1036,6 +1036,7 @@ class RuleAreas:
 
     __slots__ = ()
     view: RuleView
+    # Deliberate copy of RuleView's fields: the same areas, typed, as attributes of the ruleset.
     cards: Cards
     table: Table
     deal: Deal

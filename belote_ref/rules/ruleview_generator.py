@@ -211,6 +211,7 @@ def generate(registry: Registry | None = None) -> str:
         + "    is ``rules.view.play``, the ``play.*`` parameters typed. Attributes rather than properties, set\n"
         + "    once by :meth:`_take_areas`: the engine reads them on every deal.\"\"\"\n\n"
         + "    __slots__ = ()\n    view: RuleView\n"
+        + "    # Deliberate copy of RuleView's fields: the same areas, typed, as attributes of the ruleset.\n"
         + accessors
         + "\n\n    def _take_areas(self) -> None:\n"
         + "        \"\"\"Set each area of ``view`` as an attribute of this object (frozen or not).\"\"\"\n"
