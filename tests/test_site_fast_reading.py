@@ -1,15 +1,20 @@
 """The site build's faster readings give what the slower ones gave: the search parser
-(belote_ref/site/search_parser.py) cuts pages into Material's sections, and the raw blocks
-(belote_ref/site/raw_blocks.py) pass only whole pre-rendered HTML lines through Markdown untouched."""
+(belote_ref/site/search_parser.py) cuts pages into Material's sections, the raw blocks
+(belote_ref/site/raw_blocks.py) pass only whole pre-rendered HTML lines through Markdown untouched, and
+a link's closing bracket (belote_ref/site/link_brackets.py) is the one Python-Markdown finds."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import markdown  # type: ignore[import-untyped]
 import pytest
+from markdown.inlinepatterns import LinkInlineProcessor  # type: ignore[import-untyped]
 from material.plugins.search.plugin import Parser  # type: ignore[import-untyped]
 
+from belote_ref.site import generate_pages, load_site_data
+from belote_ref.site.link_brackets import MAX_BRACKETS_READ, bracket_end
 from belote_ref.site.raw_blocks import is_raw_block
 from belote_ref.site.search_parser import FastParser
 
@@ -63,3 +68,38 @@ def test_a_raw_block_comes_out_as_it_went_in_and_the_rest_is_still_markdown() ->
     assert block in fast
     assert "<em>words</em>" in fast
     assert fast.replace(">\n<", "><") == plain.replace(">\n<", "><")
+
+
+def test_a_closing_bracket_read_forward_is_the_one_python_markdown_finds() -> None:
+    texts = ["", "[", "]", "a]b", "[a]]", "x [a [b] c] d] e", "[[[", "]]]", "[]" * MAX_BRACKETS_READ + "]",
+             "[" * (MAX_BRACKETS_READ + 1) + "]" * (MAX_BRACKETS_READ + 2)]
+    draw = random.Random(30)
+    texts += ["".join(draw.choice("[]ab") for _ in range(draw.randrange(40))) for _ in range(500)]
+    for text in texts:
+        expected = LinkInlineProcessor._findBracketEnds(text)
+        for index in range(len(text) + 1):
+            found = bracket_end(text, index)
+            if found != -1:
+                assert found == expected[index], (text, index)
+    assert bracket_end("[" * MAX_BRACKETS_READ + "]", 0) == -1  # left to Python-Markdown
+
+
+_SITE_EXTENSIONS = ["admonition", "attr_list", "md_in_html", "tables", "toc", "pymdownx.details",
+                    "pymdownx.superfences", "belote_ref.site.raw_blocks"]
+
+
+def _body(page: str) -> str:
+    return page.split("\n---\n", 1)[1] if page.startswith("---\n") else page
+
+
+@pytest.mark.slow
+def test_the_site_pages_with_links_read_forward_are_the_same_html() -> None:
+    pages = generate_pages(load_site_data(), ["house-rules.md", "protocol.md"]).pages
+    # The pages with the most links (the indexes, the sources, the rules), and one worked example in ten.
+    by_links = sorted(pages, key=lambda name: -pages[name].count("]("))
+    chosen = by_links[:40] + [name for name in sorted(pages) if "/fixtures/" in name][::10]
+    for name in chosen:
+        source = _body(pages[name])
+        plain = markdown.Markdown(extensions=_SITE_EXTENSIONS).convert(source)
+        fast = markdown.Markdown(extensions=[*_SITE_EXTENSIONS, "belote_ref.site.link_brackets"]).convert(source)
+        assert fast == plain, name
