@@ -16,7 +16,7 @@ from material.plugins.search.plugin import Parser  # type: ignore[import-untyped
 from belote_ref.site import generate_pages, load_site_data
 from belote_ref.site.link_brackets import MAX_BRACKETS_READ, bracket_end
 from belote_ref.site.raw_blocks import is_raw_block
-from belote_ref.site.search_parser import FastParser
+from belote_ref.site.search_parser import _UNTAKEN, FastParser
 
 PAGES = [
     # A worked example's shape: an excluded section holding headings, kept text, lists, code, entities.
@@ -33,6 +33,9 @@ PAGES = [
     # What the fast reading does not take is read by HTMLParser: a stray "<".
     "<h1 id=\"a\">T</h1><p>1 < 2</p>",
 ]
+# The worked example's shape without its script: read as tokens as it goes, the skipped section's tags
+# read for their headings only (one skipped element's class spelled with a character reference).
+PAGES.append(PAGES[0].split("<script>")[0].replace('<div class="bt-example">', '<div class="&#108;inenodiv">'))
 
 
 def _sections(parser_class: Any, page: str) -> list[tuple[Any, ...]]:
@@ -45,6 +48,13 @@ def _sections(parser_class: Any, page: str) -> list[tuple[Any, ...]]:
 @pytest.mark.parametrize("page", PAGES)
 def test_the_fast_search_parser_cuts_a_page_into_materials_sections(page: str) -> None:
     assert _sections(FastParser, page) == _sections(Parser, page)
+
+
+def test_a_page_with_a_script_or_a_stray_angle_bracket_is_not_read_as_tokens_as_it_goes() -> None:
+    assert _UNTAKEN.search(PAGES[0])  # its script
+    assert _UNTAKEN.search(PAGES[2])  # its stray "<"
+    assert not _UNTAKEN.search(PAGES[1])
+    assert not _UNTAKEN.search(PAGES[3])
 
 
 def test_a_stray_angle_bracket_hands_the_page_to_htmlparser() -> None:
@@ -92,14 +102,29 @@ def _body(page: str) -> str:
     return page.split("\n---\n", 1)[1] if page.startswith("---\n") else page
 
 
-@pytest.mark.slow
-def test_the_site_pages_with_links_read_forward_are_the_same_html() -> None:
+@pytest.fixture(scope="module")
+def site_sources() -> dict[str, str]:
+    """Real pages of the site, as Markdown: the pages with the most links (the indexes, the sources, the
+    rules), and one worked example in ten."""
     pages = generate_pages(load_site_data(), ["house-rules.md", "protocol.md"]).pages
-    # The pages with the most links (the indexes, the sources, the rules), and one worked example in ten.
     by_links = sorted(pages, key=lambda name: -pages[name].count("]("))
     chosen = by_links[:40] + [name for name in sorted(pages) if "/fixtures/" in name][::10]
-    for name in chosen:
-        source = _body(pages[name])
+    return {name: _body(pages[name]) for name in chosen}
+
+
+@pytest.mark.slow
+def test_the_site_pages_with_links_read_forward_are_the_same_html(site_sources: dict[str, str]) -> None:
+    for name, source in site_sources.items():
         plain = markdown.Markdown(extensions=_SITE_EXTENSIONS).convert(source)
         fast = markdown.Markdown(extensions=[*_SITE_EXTENSIONS, "belote_ref.site.link_brackets"]).convert(source)
         assert fast == plain, name
+
+
+@pytest.mark.slow
+def test_the_fast_search_parser_cuts_the_site_pages_into_materials_sections(site_sources: dict[str, str]) -> None:
+    read_as_tokens = 0
+    for name, source in site_sources.items():
+        page = markdown.Markdown(extensions=_SITE_EXTENSIONS).convert(source)
+        read_as_tokens += not _UNTAKEN.search(page)
+        assert _sections(FastParser, page) == _sections(Parser, page), name
+    assert read_as_tokens > len(site_sources) // 2  # the reading as tokens is the one compared
