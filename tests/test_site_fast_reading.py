@@ -14,6 +14,7 @@ from markdown.inlinepatterns import LinkInlineProcessor  # type: ignore[import-u
 from material.plugins.search.plugin import Parser  # type: ignore[import-untyped]
 
 from belote_ref.site import generate_pages, load_site_data
+from belote_ref.site.inline_html import inline_element_end
 from belote_ref.site.link_brackets import MAX_BRACKETS_READ, bracket_end
 from belote_ref.site.raw_blocks import is_raw_block
 from belote_ref.site.search_parser import _UNTAKEN, FastParser
@@ -94,6 +95,32 @@ def test_a_closing_bracket_read_forward_is_the_one_python_markdown_finds() -> No
     assert bracket_end("[" * MAX_BRACKETS_READ + "]", 0) == -1  # left to Python-Markdown
 
 
+INLINE = [
+    '<span class="bt-card bt-red" title="ace of hearts">A<span class="bt-suit">&#9829;</span></span>',  # whole
+    '<span class="bt-call" title="80H">80 <span class="bt-suit">&hearts;</span></span> (E)',  # whole, then text
+    '<span class="bt-word">*not* emphasis</span>',  # emphasis inside: tag by tag
+    '<span class="bt-word">a & b</span>',  # a bare "&": tag by tag
+    '<span class="bt-word">open',  # never closed
+    '<span title="x">a</span></span>',  # one more end tag than start tags
+    '<span class="bt-kv"><b>N</b> <code>W</code></span>',  # other tags inside
+]
+
+
+def test_a_span_is_stored_whole_only_when_markdown_would_write_it_as_it_is() -> None:
+    assert inline_element_end(INLINE[0], 0) == len(INLINE[0])
+    assert inline_element_end(INLINE[1], 0) == len(INLINE[1]) - len(" (E)")
+    assert [inline_element_end(text, 0) for text in INLINE[2:5]] == [None, None, None]
+    assert inline_element_end(INLINE[5], 0) == len(INLINE[5]) - len("</span>")
+    assert inline_element_end(INLINE[6], 0) == len(INLINE[6])
+
+
+@pytest.mark.parametrize("text", INLINE)
+def test_a_span_stored_whole_or_tag_by_tag_is_the_same_html(text: str) -> None:
+    source = f"*Said*: {text} and `<span>` [a link](x.md) <span>*b*</span>.\n\n## A {text}\n"
+    plain = markdown.Markdown(extensions=_SITE_EXTENSIONS).convert(source)
+    assert markdown.Markdown(extensions=[*_SITE_EXTENSIONS, "belote_ref.site.inline_html"]).convert(source) == plain
+
+
 _SITE_EXTENSIONS = ["admonition", "attr_list", "md_in_html", "tables", "toc", "pymdownx.details",
                     "pymdownx.superfences", "belote_ref.site.raw_blocks"]
 
@@ -117,6 +144,14 @@ def test_the_site_pages_with_links_read_forward_are_the_same_html(site_sources: 
     for name, source in site_sources.items():
         plain = markdown.Markdown(extensions=_SITE_EXTENSIONS).convert(source)
         fast = markdown.Markdown(extensions=[*_SITE_EXTENSIONS, "belote_ref.site.link_brackets"]).convert(source)
+        assert fast == plain, name
+
+
+@pytest.mark.slow
+def test_the_site_pages_with_their_inline_html_stored_whole_are_the_same_html(site_sources: dict[str, str]) -> None:
+    for name, source in site_sources.items():
+        plain = markdown.Markdown(extensions=_SITE_EXTENSIONS).convert(source)
+        fast = markdown.Markdown(extensions=[*_SITE_EXTENSIONS, "belote_ref.site.inline_html"]).convert(source)
         assert fast == plain, name
 
 
