@@ -14,7 +14,7 @@ from markdown.inlinepatterns import LinkInlineProcessor  # type: ignore[import-u
 from material.plugins.search.plugin import Parser  # type: ignore[import-untyped]
 
 from belote_ref.site import generate_pages, load_site_data
-from belote_ref.site.inline_html import inline_element_end
+from belote_ref.site.inline_html import inline_element_end, inline_elements
 from belote_ref.site.link_brackets import MAX_BRACKETS_READ, bracket_end
 from belote_ref.site.raw_blocks import is_raw_block
 from belote_ref.site.search_parser import _UNTAKEN, FastParser
@@ -119,6 +119,43 @@ def test_a_span_stored_whole_or_tag_by_tag_is_the_same_html(text: str) -> None:
     source = f"*Said*: {text} and `<span>` [a link](x.md) <span>*b*</span>.\n\n## A {text}\n"
     plain = markdown.Markdown(extensions=_SITE_EXTENSIONS).convert(source)
     assert markdown.Markdown(extensions=[*_SITE_EXTENSIONS, "belote_ref.site.inline_html"]).convert(source) == plain
+
+
+CARD = '<span class="bt-card" title="ace of hearts">A<span class="bt-suit">&#9829;</span></span>'
+# Where a span is read otherwise than as inline HTML, or may be: each page is the same HTML either way.
+PLACES = [
+    f"{CARD} opens a paragraph,\nand {CARD} ends its second line.",
+    f"# A heading {CARD}\n\n- a list {CARD}\n- item",
+    f"A `code span {CARD}` and `one\nacross lines {CARD}` here.",
+    f"An ``escaped ` tick {CARD}`` span.",
+    f"A [link {CARD}](x.md) and [one](x.md \"its title {CARD}\") and ![an image {CARD}](i.png).",
+    f"[ref]: x.md \"{CARD}\"\n\n[a reference][ref] {CARD}",
+    f"    indented code {CARD}\n\nafter",
+    f"| a | b |\n|---|---|\n| {CARD} | c |",
+    f'<div class="raw">\n{CARD} in a raw block\n</div>\n\n<div markdown>\n\n{CARD} in a Markdown one\n\n</div>',
+    f'!!! note "An admonition {CARD}"\n\n    Inside {CARD}',
+    f"\\{CARD} escaped, *emphasis {CARD}*, **{CARD}**.",
+    '<span id="here" class="x">an anchor</span> and <span title="[not] a link">x</span>.',
+    f"<!-- a comment {CARD} -->\n\nText {CARD}{{: .x }}",
+    "A line with a span but no card: <span>plain</span> <span>*stars*</span>",
+]
+
+
+@pytest.mark.parametrize("text", PLACES)
+def test_a_span_stored_before_the_html_blocks_are_read_is_the_same_html(text: str) -> None:
+    extensions = [*_SITE_EXTENSIONS, "belote_ref.site.link_brackets"]
+    plain = markdown.Markdown(extensions=extensions).convert(text)
+    assert markdown.Markdown(extensions=[*extensions, "belote_ref.site.inline_html"]).convert(text) == plain
+
+
+def test_only_the_spans_of_plain_paragraphs_are_taken_before_the_html_blocks_are_read() -> None:
+    def taken(text: str) -> list[tuple[int, int]]:
+        return [(line, start) for line, start, _ in inline_elements(text.splitlines())]
+
+    assert taken(PLACES[0]) == [(0, 0), (1, PLACES[0].splitlines()[1].index("<span"))]
+    assert taken(PLACES[4]) == [(0, PLACES[4].index("<span"))]  # in a link's text, not its title nor an image
+    for text in (PLACES[2], PLACES[3], PLACES[6], PLACES[7], PLACES[11]):  # code, indented, a table, an anchor
+        assert taken(text) == [], text
 
 
 _SITE_EXTENSIONS = ["admonition", "attr_list", "md_in_html", "tables", "toc", "pymdownx.details",
