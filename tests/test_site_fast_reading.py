@@ -37,6 +37,11 @@ PAGES = [
 # The worked example's shape without its script: read as tokens as it goes, the skipped section's tags
 # read for their headings only (one skipped element's class spelled with a character reference).
 PAGES.append(PAGES[0].split("<script>")[0].replace('<div class="bt-example">', '<div class="&#108;inenodiv">'))
+# Inside a skipped element: a nested element of the skipped one's tag (Material ends the skip at its end
+# tag), an end tag that closes nothing open, void and self-closing tags, a heading whose parent closes.
+PAGES.append('<h1 id="t">T</h1><div data-search-exclude><p>a<br><span/><em>b</i></em></p><div>in</div>'
+             'out of the skip</div><section data-search-exclude><div><h2 id="s">S</h2><p>c</p></div>'
+             '<div><b>d</b></div></section><p>after</p>')
 
 
 def _sections(parser_class: Any, page: str) -> list[tuple[Any, ...]]:
@@ -56,6 +61,7 @@ def test_a_page_with_a_script_or_a_stray_angle_bracket_is_not_read_as_tokens_as_
     assert _UNTAKEN.search(PAGES[2])  # its stray "<"
     assert not _UNTAKEN.search(PAGES[1])
     assert not _UNTAKEN.search(PAGES[3])
+    assert not _UNTAKEN.search(PAGES[4])
 
 
 def test_a_stray_angle_bracket_hands_the_page_to_htmlparser() -> None:

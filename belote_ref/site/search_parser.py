@@ -179,25 +179,38 @@ class FastParser(Parser):  # type: ignore[misc]  # Material is untyped
 
     def _read(self, data: str) -> None:
         """Make the handler calls ``HTMLParser`` would make for ``data``, which holds nothing :data:`_UNTAKEN`,
-        as the tokens are read; inside a skipped element (the examples' diagrams, kept out of the search)
-        its text is not unescaped nor handed to ``handle_data`` (which drops it), and a tag's attributes
-        are read only when a handler looks at them (a heading's id, a link's class, what starts a skip)."""
+        as the tokens are read. Inside a skipped element (the examples' diagrams, kept out of the search)
+        its text is passed over (``handle_data`` drops it), and a tag that only opens or closes an element
+        (no heading, link, void or self-closing element, nothing that starts a skip, an end tag that closes
+        the innermost element, ends no skip and no section) is put on or taken off the context here, as the
+        handlers would; the attributes of the others are read only when a handler looks at them."""
+        context, tags = self.context, self._tags
         for token in _TOKEN.finditer(data):
             start, attributes, closed, end_tag, text = token.group(1, 2, 3, 4, 5)
+            skipping = not self._skipped_tags.isdisjoint(tags)
             if text is not None:
-                if not self._skipping():
+                if not skipping:
                     self.handle_data(unescape(text))
             elif start is not None:
                 tag = start.lower()
-                if (self._skipping() and tag not in _HEADINGS and tag != "a"
-                        and not _MAY_START_A_SKIP.search(attributes)):
+                if not skipping or tag in _HEADINGS or tag == "a" or _MAY_START_A_SKIP.search(attributes):
+                    self.handle_starttag(tag, _attributes(attributes))
+                elif closed or tag in void or not self.section:
                     self.handle_starttag(tag, [])
                 else:
-                    self.handle_starttag(tag, _attributes(attributes))
+                    context.append(Element(tag))
+                    tags.append(tag)
+                    continue
                 if closed:
                     self.handle_endtag(tag)
             elif end_tag is not None:
-                self.handle_endtag(end_tag.lower())
+                tag = end_tag.lower()
+                if (skipping and tags and tags[-1] == tag and tag not in self._skipped_tags
+                        and self.section.depth <= len(context)):
+                    context.pop()
+                    tags.pop()
+                else:
+                    self.handle_endtag(tag)
 
     def _calls(self, data: str) -> list[tuple[Any, ...]] | None:
         """The handler calls ``HTMLParser`` would make for ``data``; None if the page holds what this reading
