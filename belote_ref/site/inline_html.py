@@ -13,7 +13,7 @@ or whole, it is the same HTML.
 It does so twice. Before the HTML blocks are read (:class:`InlineHtmlPreprocessor`), it takes the
 elements of the lines where nothing could read them otherwise than as inline HTML: then neither
 Python-Markdown's reading of the HTML blocks nor MkDocs' search for anchors reads their tags one by
-one (those two readings and the patterns were some 40% of the site's Markdown). The conditions are in
+one (those two readings were a fifth of the site's Markdown). The conditions are in
 :func:`inline_elements`. Then, among the inline patterns (:class:`InlineHtmlProcessor`), after every
 pattern of the links (a link's text is read first, as before) and just before Python-Markdown's own tag
 pattern, it takes the elements the first pass left, in the text Markdown has read by then.
