@@ -21,8 +21,8 @@ def test_the_shipped_configuration_is_the_repositorys_without_its_paths() -> Non
         ours.pop(key, None)
     assert ours["theme"].pop("custom_dir") == "belote_ref/site/theme"
     assert shipped["theme"].pop("custom_dir") == "theme"
-    assert ours.pop("hooks") == ["belote_ref/site/search_hook.py"]
-    assert shipped.pop("hooks") == ["search_hook.py"]
+    assert ours.pop("hooks") == ["belote_ref/site/search_hook.py", "belote_ref/site/nav_hook.py"]
+    assert shipped.pop("hooks") == ["search_hook.py", "nav_hook.py"]
     assert ours == shipped
 
 

@@ -47,6 +47,13 @@ _ATTRIBUTES = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]
 _HEADINGS = frozenset(f"h{level}" for level in range(1, 7))
 # Elements whose content HTMLParser reads as text up to their end tag.
 _CDATA = ("script", "style")
+# What FastParser._read does not take: a "<" that starts no token (_TOKEN), or an element read as text.
+# A "<" inside a comment or an attribute's value may be taken for one: the page is then read as before.
+_UNTAKEN = re.compile(rf"<(?!{_NAME}(?:\s+{_ATTRIBUTE})*\s*/?>|/{_NAME}\s*>|!--.*?-->|!(?i:doctype)[^>]*>)"
+                      r"|<(?i:script|style)\b", re.DOTALL)
+# In a start tag's attributes, what may make Material's handler skip the element (a character reference
+# may spell a value).
+_MAY_START_A_SKIP = re.compile(r"(?i:data-search-exclude)|linenodiv|&")
 
 
 def _attributes(text: str) -> list[tuple[str, str | None]]:
@@ -66,6 +73,9 @@ class FastParser(Parser):  # type: ignore[misc]  # Material is untyped
     """Material's search parser, fed by one regular expression (see the module's text)."""
 
     def feed(self, data: str) -> None:
+        if not _UNTAKEN.search(data):
+            self._read(data)
+            return
         calls = self._calls(data)
         if calls is None:
             super().feed(data)
@@ -166,6 +176,41 @@ class FastParser(Parser):  # type: ignore[misc]  # Material is untyped
                 self.section.text.append(data)
         else:
             self.section.text.append(escape(data, quote=False))
+
+    def _read(self, data: str) -> None:
+        """Make the handler calls ``HTMLParser`` would make for ``data``, which holds nothing :data:`_UNTAKEN`,
+        as the tokens are read. Inside a skipped element (the examples' diagrams, kept out of the search)
+        its text is passed over (``handle_data`` drops it), and a tag that only opens or closes an element
+        (no heading, link, void or self-closing element, nothing that starts a skip, an end tag that closes
+        the innermost element, ends no skip and no section) is put on or taken off the context here, as the
+        handlers would; the attributes of the others are read only when a handler looks at them."""
+        context, tags = self.context, self._tags
+        for token in _TOKEN.finditer(data):
+            start, attributes, closed, end_tag, text = token.group(1, 2, 3, 4, 5)
+            skipping = not self._skipped_tags.isdisjoint(tags)
+            if text is not None:
+                if not skipping:
+                    self.handle_data(unescape(text))
+            elif start is not None:
+                tag = start.lower()
+                if not skipping or tag in _HEADINGS or tag == "a" or _MAY_START_A_SKIP.search(attributes):
+                    self.handle_starttag(tag, _attributes(attributes))
+                elif closed or tag in void or not self.section:
+                    self.handle_starttag(tag, [])
+                else:
+                    context.append(Element(tag))
+                    tags.append(tag)
+                    continue
+                if closed:
+                    self.handle_endtag(tag)
+            elif end_tag is not None:
+                tag = end_tag.lower()
+                if (skipping and tags and tags[-1] == tag and tag not in self._skipped_tags
+                        and self.section.depth <= len(context)):
+                    context.pop()
+                    tags.pop()
+                else:
+                    self.handle_endtag(tag)
 
     def _calls(self, data: str) -> list[tuple[Any, ...]] | None:
         """The handler calls ``HTMLParser`` would make for ``data``; None if the page holds what this reading
