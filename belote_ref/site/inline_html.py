@@ -28,6 +28,8 @@ from markdown import Extension, Markdown  # type: ignore[import-untyped]
 from markdown.inlinepatterns import HTML_RE, InlineProcessor  # type: ignore[import-untyped]
 from markdown.preprocessors import Preprocessor  # type: ignore[import-untyped]
 
+from belote_ref.core.errors import InternalError
+
 __all__ = ["InlineHtmlExtension", "inline_element_end", "inline_elements", "makeExtension"]
 
 _TAG = re.compile(HTML_RE)
@@ -66,7 +68,8 @@ def inline_element_end(data: str, start: int) -> int | None:
         if depth == 0:
             return index
         text = _INERT_TEXT.match(data, index)
-        assert text is not None  # the pattern matches the empty text
+        if text is None:
+            raise InternalError("broken invariant: the pattern of inert text matches the empty text")
         index = text.end()
         if index == len(data) or data[index] != "<":
             return None
