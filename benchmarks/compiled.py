@@ -12,7 +12,9 @@ It prints, side by side in one run:
   ``--slice`` seconds of deals in turn, and a ratio is the median of the rounds' ratios (taken
   between neighbours in time: the speed of a shared machine drifts);
 - validated replays per second on one core from a streamed file (``record.check_records`` over a
-  file written by ``belote-ref play``), ``legal_plays`` calls per second, the same way;
+  file written by ``belote-ref play``), and the records read and parsed per second alone
+  (``records_or_errors``), which shows the share of a replay that compiling barely changes (the JSON
+  decoding is C in both builds); ``legal_plays`` calls per second, the same way;
 - whole processes, each build in turn: fuzz situations per CPU second (``belote-ref conformance
   fuzz``, the serve children included) and the README's main job (``belote-ref conformance run``);
 - the compiled build's speed-up over the pure one on each of these;
@@ -78,6 +80,8 @@ def worker() -> int:
             answer = {"complete": complete, "cpu": spent}
         elif name == "replays":
             answer = {"rate": scale.streamed_replay_rate(Path(task["path"]), task["limit"])}
+        elif name == "reading":
+            answer = {"rate": streamed_reading_rate(Path(task["path"]), task["limit"])}
         elif name == "legal":
             from belote_ref.engine.play import legal_plays
             from belote_ref.rules.ruleset import find_ruleset
@@ -97,6 +101,19 @@ def worker() -> int:
             answer = {"error": f"unknown task {name}"}
         print(json.dumps(answer), flush=True)
     return 0
+
+
+def streamed_reading_rate(path: Path, limit: int) -> float:
+    """Records read and parsed per CPU second (``records_or_errors``: the JSON decoding and the
+    record's checks of shape, no replay) over the first ``limit`` records of ``path``."""
+    from itertools import islice
+
+    from belote_ref.records.record import DealRecord, records_or_errors
+
+    clock = time.process_time
+    start = clock()
+    done = sum(1 for entry in islice(records_or_errors(path), limit) if isinstance(entry, DealRecord))
+    return done / (clock() - start)
 
 
 class Worker:
@@ -252,6 +269,18 @@ def main(argv: list[str] | None = None) -> int:
         row("replays/s", f"{pure_rate:,.0f}", f"{compiled_rate:,.0f}",
             f"x{speedup:.2f} (goal >= x{GOAL_SPEEDUP}: {verdict(speedup >= GOAL_SPEEDUP)}); "
             f"compiled goal >= {GOAL_REPLAYS:,}: {verdict(compiled_rate >= GOAL_REPLAYS)}")
+        # The share of a replay that reading takes: JSON decoding (C in both builds) and the record's
+        # shape, which compiling barely changes, bound the speed-up of the whole.
+        pure_read, compiled_read, read_speedup = interleaved(
+            runs, lambda: workers["pure"].ask("reading", path=str(path), limit=replays)["rate"],
+            lambda: workers["compiled"].ask("reading", path=str(path), limit=replays)["rate"])
+        row("  of which reading alone (records read and parsed/s)", f"{pure_read:,.0f}", f"{compiled_read:,.0f}",
+            f"x{read_speedup:.2f}")
+        pure_us, compiled_us = 1e6 / pure_rate, 1e6 / compiled_rate
+        row("  microseconds a record: reading + replaying",
+            f"{1e6 / pure_read:.1f} + {pure_us - 1e6 / pure_read:.1f}",
+            f"{1e6 / compiled_read:.1f} + {compiled_us - 1e6 / compiled_read:.1f}",
+            f"the speed-up if replaying cost nothing: x{pure_us / (1e6 / compiled_read):.2f}")
 
     if "legal" in sections:
         pure_rate, compiled_rate, speedup = interleaved(
