@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -219,22 +220,24 @@ def _belote_json(belote: Belote) -> Any:
     return {suit.letter: seat.name for suit, seat in sorted(belote.items())}
 
 
+def _place(source: Located | None, base_line: int, *path: str | int) -> str:
+    """``file:line`` of the key ``path`` of a record read from ``source``, whose first line is line
+    ``base_line + 1`` of the file."""
+    if source is None:
+        return "<record>"
+    line, _ = source.where(tuple(path))
+    return f"{source.file}:{(line or 1) + base_line}"
+
+
 def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -> DealRecord:
     """Build a :class:`DealRecord` from parsed YAML/JSON; raises :class:`RecordError` when malformed."""
-    file = source.file if source else "<record>"
-
-    def place(*path: str | int) -> str:
-        if source is None:
-            return file
-        line, _ = source.where(tuple(path))
-        return f"{file}:{(line or 1) + base_line}"
-
-    def at(*path: str | int) -> Where:
-        return lambda: place(*path)
-
+    # Partials of a module function, not closures: compiled (hatch_build.py), a closure and its
+    # environment make a reference cycle, which would keep the source and its record alive until
+    # the garbage collector runs.
+    place = partial(_place, source, base_line)
     if not isinstance(data, dict):
         raise RecordError("a record must be a mapping", location=place())
-    top = at()
+    top = place
     ruleset = _require(data, "ruleset", top)
     if (
         not isinstance(ruleset, dict)
@@ -249,9 +252,10 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
         belote = _belote(data.get("belote"))
     except NotationError as error:
         raise RecordError(str(error), location=place(), code="bad_notation") from None
-    hands = _seat_map(_require(data, "hands", top), at("hands"), "hands")
+    hands = _seat_map(_require(data, "hands", top), partial(place, "hands"), "hands")
     completion_data = data.get("completion")
-    completion = _seat_map(completion_data, at("completion"), "completion") if completion_data is not None else None
+    completion = (_seat_map(completion_data, partial(place, "completion"), "completion")
+                  if completion_data is not None else None)
     calls = data.get("calls", [])
     if not isinstance(calls, list) or not all(isinstance(c, str) for c in calls):
         raise RecordError("'calls' must be a list of calls (pass, take, S, H, D, C, SA, TA; in the bidding family "
@@ -273,7 +277,7 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
                 plays.extend(map(card_of, tokens))
             except (KeyError, TypeError):  # a bad token: _cards says which, and where
                 del plays[before:]
-                plays.extend(_cards(tokens, at("tricks", index), f"tricks[{index}]"))
+                plays.extend(_cards(tokens, partial(place, "tricks", index), f"tricks[{index}]"))
             leader = trick.get("leader")
             if leader is None:
                 leaders.append(None)
@@ -286,7 +290,7 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
                     raise RecordError(str(error), location=place("tricks", index, "leader"),
                                       code="bad_notation") from None
     elif "plays" in data:
-        plays = _cards(data["plays"], at("plays"), "plays")
+        plays = _cards(data["plays"], partial(place, "plays"), "plays")
     announcements = data.get("announcements") or []
     if not isinstance(announcements, list):
         raise RecordError("'announcements' must be a list", location=place("announcements"))
