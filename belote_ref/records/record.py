@@ -187,12 +187,17 @@ def _seat_map(data: Any, where: Where, what: str) -> dict[Seat, CardSet]:
     result = {}
     for seat, name in _SEAT_NAMES:
         tokens = data[name]
+        # The good path: each token is a card's, and a card named twice leaves fewer bits than tokens.
+        # (A loop, not sum(map(...)): the faster of the two in both builds.)
+        mask = 0
         try:
-            # The good path: each token is a card's, and each card is a bit of the sum.
-            mask = sum(map(_BIT_BY_TOKEN.__getitem__, tokens)) if type(tokens) is list else -1
+            if type(tokens) is not list:
+                raise TypeError
+            for token in tokens:
+                mask |= _BIT_BY_TOKEN[token]
         except (KeyError, TypeError):  # a bad token: _cards says which
             mask = -1
-        if mask < 0 or mask.bit_count() != len(tokens) or mask >> 32:
+        if mask < 0 or mask.bit_count() != len(tokens):
             cards = _cards(tokens, where, f"{what}.{name}")
             cardset = CardSet(cards)
             if len(cardset) != len(cards):
@@ -266,7 +271,7 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
         tricks = data["tricks"]
         if not isinstance(tricks, list):
             raise RecordError("'tricks' must be a list", location=place("tricks"))
-        seat_of, card_of = _SEAT_BY_TOKEN, _CARD_BY_TOKEN.__getitem__
+        seat_of, card_of = _SEAT_BY_TOKEN, _CARD_BY_TOKEN
         for index, trick in enumerate(tricks):
             if not isinstance(trick, dict) or "cards" not in trick:
                 raise RecordError("each trick is {leader, cards}", location=place("tricks", index))
@@ -274,7 +279,8 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
             try:
                 if type(tokens) is not list:
                     raise TypeError
-                plays.extend(map(card_of, tokens))
+                for token in tokens:  # a loop, not extend(map(...)): the faster in both builds
+                    plays.append(card_of[token])
             except (KeyError, TypeError):  # a bad token: _cards says which, and where
                 del plays[before:]
                 plays.extend(_cards(tokens, partial(place, "tricks", index), f"tricks[{index}]"))
