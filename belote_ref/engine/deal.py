@@ -107,7 +107,7 @@ def deal_first_hands(rules: Ruleset, dealer: Seat, deck: Sequence[Card]) -> tupl
     """
     check_deck(deck)
     getters, turned = packet_plan(tuple(rules.deal.first_packets[0]), (dealer + 1) & 3)
-    hands = {seat: cardset_of_mask(hand_mask(getter(deck))) for seat, getter in zip(SEATS, getters, strict=True)}
+    hands = {SEATS[seat]: cardset_of_mask(hand_mask(getters[seat](deck))) for seat in range(4)}
     return hands, deck[turned]
 
 
@@ -400,7 +400,7 @@ class DealState:
                         code="bad_deal")
                 masks.append(first[seat].mask | extra)
             masks[taker] |= 1 << self.turned
-            full = {seat: cardset_of_mask(mask) for seat, mask in zip(SEATS, masks, strict=True)}
+            full = {SEATS[seat]: cardset_of_mask(masks[seat]) for seat in range(4)}
         elif self._deck is not None:
             full = _completed(self.rules, self.dealer, self._deck, taker,
                               [self.first_hands[seat].mask for seat in SEATS], self.turned)
@@ -590,7 +590,7 @@ class DealState:
         """Take the 32 cards of :func:`~belote_ref.engine.play.run_tricks` as played, and score the deal."""
         seats = [SEATS[leader] for leader in leaders]
         self.hands[:] = hands  # in place: whoever holds the list sees the hands emptied
-        self.plays = list(map(CARDS.__getitem__, played))
+        self.plays = [CARDS[card] for card in played]
         plays = self.plays
         self.tricks = [Trick(seats[number], tuple(plays[number * 4:number * 4 + 4])) for number in range(8)]
         self.leader = seats[8]

@@ -184,7 +184,7 @@ class DealScore:
             belote = None
         card_points, announcements, deal_score = self.card_points, self.announcements, self.deal_score
         return {
-            "trick_winners": list(map(SEAT_NAMES.__getitem__, self.trick_winners)),
+            "trick_winners": [SEAT_NAMES[seat] for seat in self.trick_winners],
             "card_points": {"NS": card_points[Team.NS], "EW": card_points[Team.EW]},
             "announcements": {"NS": announcements[Team.NS], "EW": announcements[Team.EW]},
             "belote": belote,
