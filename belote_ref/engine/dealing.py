@@ -42,7 +42,10 @@ def check_deck(deck: Sequence[Card]) -> None:
 
 def hand_mask(cards: Iterable[Card]) -> int:
     """The mask of distinct ``cards`` (from a deck :func:`check_deck` accepted)."""
-    return sum(map(_bit_of, cards))
+    mask = 0
+    for card in cards:  # a loop, not sum(map(...)): the faster in both builds for a hand's few cards
+        mask |= 1 << card
+    return mask
 
 
 def getter_of(positions: Sequence[int]) -> DeckGetter:
