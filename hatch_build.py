@@ -56,6 +56,7 @@ COMPILED_MODULES = (
     "belote_ref/engine/bids/scoring.py",
     "belote_ref/records/record.py",
     "belote_ref/core/jsonlines.py",
+    "belote_ref/core/located.py",
 )
 
 

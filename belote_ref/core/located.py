@@ -40,6 +40,13 @@ class Located:
     data: Any
     positions: dict[KeyPath, tuple[int, int]]
 
+    def __init__(self, file: str, data: Any, positions: dict[KeyPath, tuple[int, int]]) -> None:
+        # Written out: the compiled build compiles this __init__, not the one dataclasses generates
+        # (interpreted); tests/test_build.py checks it takes the fields in order with their defaults.
+        self.file = file
+        self.data = data
+        self.positions = positions
+
     def where(self, path: KeyPath) -> tuple[int | None, int | None]:
         """The position of ``path``, or of its nearest ancestor that has one."""
         while path:

@@ -337,22 +337,21 @@ def _json_lines_records(stream: IO[bytes], name: str) -> Iterator[DealRecord | R
 def entry_of_line(name: str, number: int, line: bytes | JsonLineError) -> DealRecord | RecordError | None:
     """The record on line ``number`` of JSON Lines input ``name`` (as :func:`~belote_ref.core.jsonlines.read_lines`
     yields it), its :class:`RecordError`, or None for a blank line."""
-    location = f"{name}:{number}"
     if isinstance(line, JsonLineError):
-        return RecordError(str(line), location=location, code=line.code)
-    if not line.strip():
+        return RecordError(str(line), location=f"{name}:{number}", code=line.code)
+    if not line or line.isspace():  # a blank line (isspace reads no further than the first byte of a record)
         return None
     try:
         value = decode_json_line(line)
     except JsonLineError as refused:
-        return RecordError(str(refused), location=location, code=refused.code)
+        return RecordError(str(refused), location=f"{name}:{number}", code=refused.code)
     source = Located(name, value, {(): (1, 1)})
     try:
         return parse_record(value, source, base_line=number - 1)
     except RecordError as bad_record:
         return bad_record
     except BeloteRefError as error:  # parse_record wraps its own; never let another one stop the file
-        return RecordError(str(error), location=location, code=error.code)
+        return RecordError(str(error), location=f"{name}:{number}", code=error.code)
 
 
 def records_or_errors(source: str | Path | IO[bytes], name: str | None = None) -> Iterator[DealRecord | RecordError]:
