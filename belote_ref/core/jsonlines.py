@@ -31,8 +31,8 @@ from belote_ref.core.frozen import Frozen
 
 TYPE_CHECKING = False  # typing is not imported at run time: see belote_ref.core.frozen
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from typing import IO, Any
+    from collections.abc import Callable, Iterator
+    from typing import IO, Any, Final
 
 __all__ = [
     "MAX_DEPTH",
@@ -158,6 +158,16 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_int=_bounded_i
 # message (its ruleset holds some 70 numbers).
 _SHORT_INT_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_float=_finite_float,
                                       parse_constant=_no_constant)
+
+
+def _scanner_of(decoder: json.JSONDecoder) -> Callable[[str, int], tuple[Any, int]]:
+    """The scanner ``decoder.decode`` calls (``scan_once``, which typeshed leaves out)."""
+    scanner: Callable[[str, int], tuple[Any, int]] = getattr(decoder, "scan_once")  # noqa: B009
+    return scanner
+
+
+_LONG_INTS: Final = (_DECODER, _scanner_of(_DECODER))
+_SHORT_INTS: Final = (_SHORT_INT_DECODER, _scanner_of(_SHORT_INT_DECODER))
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _TOO_MANY_DIGITS = b"0" * (MAX_INT_DIGITS + 1)
 
@@ -181,9 +191,15 @@ def decode_json_line(raw: bytes, max_bytes: int = MAX_LINE_BYTES) -> Any:
     # Counting brackets is cheap; measuring the depth only when there are many keeps records fast.
     if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _nesting_depth(raw) > MAX_DEPTH:
         raise JsonLineError(f"nested more than {MAX_DEPTH} levels deep", code="too_deep")
-    decoder = _DECODER if _TOO_MANY_DIGITS in raw.translate(_DIGITS_AS_ZERO) else _SHORT_INT_DECODER
+    decoder, scan = _LONG_INTS if _TOO_MANY_DIGITS in raw.translate(_DIGITS_AS_ZERO) else _SHORT_INTS
     try:
-        return decoder.decode(text)
+        # The decoder's scanner first, as JSONDecoder.decode calls it: a line that is one value and
+        # nothing else is the good path; any other, decode reads again to say what is wrong.
+        try:
+            value, end = scan(text, 0)
+        except StopIteration:  # no value where the line starts: whitespace first, or no JSON
+            value, end = None, -1
+        return value if end == len(text) else decoder.decode(text)
     except json.JSONDecodeError as malformed:
         raise JsonLineError(f"not JSON: {malformed.msg} (column {malformed.colno})") from None
     except _Refused as refused:
