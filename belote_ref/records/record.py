@@ -251,9 +251,16 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
     ):
         raise RecordError("'ruleset' must give both id and version (never defaulted)", location=place("ruleset"))
     try:
-        dealer = Seat.parse(_require(data, "dealer", top))
+        # The good path looks the tokens up; any other value goes to the parser, which says why.
+        dealer_token = _require(data, "dealer", top)
+        dealer = _SEAT_BY_TOKEN.get(dealer_token) if type(dealer_token) is str else None
+        if dealer is None:
+            dealer = Seat.parse(dealer_token)
         # The bidding family turns no card; replay() asks for one when the ruleset needs it.
-        turned = parse_card(str(data["turned"])) if "turned" in data else None
+        turned_token = data.get("turned")
+        turned = _CARD_BY_TOKEN.get(turned_token) if type(turned_token) is str else None
+        if turned is None and "turned" in data:
+            turned = parse_card(str(turned_token))
         belote = _belote(data.get("belote"))
     except NotationError as error:
         raise RecordError(str(error), location=place(), code="bad_notation") from None
