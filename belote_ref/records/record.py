@@ -748,7 +748,8 @@ def check_record(entry: DealRecord | RecordError, rulesets: Mapping[str, Ruleset
                        f"(replay --ruleset FILE)")
         return RecordCheck(None, [one_line(f"{entry.locate(('ruleset',))}: {message}")], readable=False)
     problems = [one_line(str(report.error))] if report.error is not None else []
-    problems.extend(one_line(f"{entry.locate(('result',))}: {mismatch}") for mismatch in report.mismatches)
+    if report.mismatches:
+        problems.extend(one_line(f"{entry.locate(('result',))}: {mismatch}") for mismatch in report.mismatches)
     return RecordCheck(report, problems)
 
 
