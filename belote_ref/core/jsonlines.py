@@ -284,17 +284,22 @@ def _types_agree(a: Any, b: Any) -> bool:
     if kind is not type(b):
         return False
     if kind is dict:
-        for key, value in a.items():
+        # Typed locals: the compiled build reads a dict as a dict, not as any object.
+        mapping: dict[Any, Any] = a
+        other_mapping: dict[Any, Any] = b
+        for key, value in mapping.items():
             leaf = type(value)
             if leaf is str or value is None:
                 continue
             if leaf is int:
-                if type(b[key]) is not int:
+                if type(other_mapping[key]) is not int:
                     return False
-            elif not _types_agree(value, b[key]):
+            elif not _types_agree(value, other_mapping[key]):
                 return False
     elif kind is list:
-        for value, other in zip(a, b, strict=True):
+        items: list[Any] = a
+        other_items: list[Any] = b
+        for value, other in zip(items, other_items, strict=True):
             leaf = type(value)
             if leaf is str or value is None:
                 continue

@@ -104,7 +104,7 @@ class DealRecord:
     pot: int = 0
     leaders: list[Seat | None] = field(default_factory=list)
     final_deal: bool = False
-    result: Mapping[str, Any] | None = None
+    result: dict[str, Any] | None = None
     source: Located | None = field(default=None, repr=False)
     base_line: int = 0
 
@@ -112,7 +112,7 @@ class DealRecord:
                  turned: Card | None, calls: list[str], completion: dict[Seat, CardSet] | None, belote: Belote,
                  announcements: list[Mapping[str, Any]], plays: list[Card], pot: int = 0,
                  leaders: list[Seat | None] | None = None, final_deal: bool = False,
-                 result: Mapping[str, Any] | None = None, source: Located | None = None, base_line: int = 0) -> None:
+                 result: dict[str, Any] | None = None, source: Located | None = None, base_line: int = 0) -> None:
         # Written out: the compiled build compiles this __init__, not the one dataclasses generates
         # (interpreted); tests/test_build.py checks it takes the fields in order with their defaults.
         self.ruleset_id = ruleset_id
@@ -664,7 +664,7 @@ def _play_cards(record: DealRecord, rules: Ruleset, state: DealState, report: Re
     return False
 
 
-def _result_problems(recorded: Mapping[str, Any] | None, computed: Mapping[str, Any] | None, state: DealState,
+def _result_problems(recorded: dict[str, Any] | None, computed: dict[str, Any] | None, state: DealState,
                      plays: int) -> list[str]:
     """Why the recorded result disagrees with the computed one, or cannot be checked against it.
 
