@@ -183,18 +183,13 @@ def site_sources() -> dict[str, str]:
 
 
 @pytest.mark.slow
-def test_the_site_pages_with_links_read_forward_are_the_same_html(site_sources: dict[str, str]) -> None:
+@pytest.mark.parametrize("extension", ["belote_ref.site.link_brackets", "belote_ref.site.inline_html"],
+                         ids=["links read forward", "inline html stored whole"])
+def test_a_fast_markdown_extension_gives_the_site_pages_the_same_html(site_sources: dict[str, str],
+                                                                      extension: str) -> None:
     for name, source in site_sources.items():
         plain = markdown.Markdown(extensions=_SITE_EXTENSIONS).convert(source)
-        fast = markdown.Markdown(extensions=[*_SITE_EXTENSIONS, "belote_ref.site.link_brackets"]).convert(source)
-        assert fast == plain, name
-
-
-@pytest.mark.slow
-def test_the_site_pages_with_their_inline_html_stored_whole_are_the_same_html(site_sources: dict[str, str]) -> None:
-    for name, source in site_sources.items():
-        plain = markdown.Markdown(extensions=_SITE_EXTENSIONS).convert(source)
-        fast = markdown.Markdown(extensions=[*_SITE_EXTENSIONS, "belote_ref.site.inline_html"]).convert(source)
+        fast = markdown.Markdown(extensions=[*_SITE_EXTENSIONS, extension]).convert(source)
         assert fast == plain, name
 
 
