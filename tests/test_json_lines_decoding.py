@@ -112,10 +112,11 @@ def test_a_key_written_twice_is_refused_at_any_depth(value: Any, depth: int) -> 
     doubled, done = _with_a_pair_twice(value, depth)
     if not done:
         return
+    kind, expected = _by_decode(doubled)
+    assert kind == "error"  # a repeated key, or a number refused before the object ends
     try:
         decode_json_line(doubled.encode("utf-8"))
     except JsonLineError as refused:
-        assert refused.code == "duplicate_key", (doubled, str(refused))
+        assert str(refused) == expected
     else:
         raise AssertionError(f"accepted with a repeated key: {doubled}")
-
