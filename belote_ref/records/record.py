@@ -39,9 +39,8 @@ streamed a line at a time, each line bounded (length, nesting, number size, no d
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -155,20 +154,30 @@ class DealRecord:
 # ------------------------------------------------------------------------------------- reading
 
 
-#: Where a problem is, computed only when there is one: locating a key in its source costs more
-#: than checking it, and the good path never needs it.
-Where = Callable[[], str]
+#: Where a key of a record is: the record's source, the number of lines before the record in it,
+#: and the key's path. Its ``file:line`` is written only when there is a problem (:func:`_location`):
+#: locating a key in its source costs more than checking it, and the good path never needs it.
+Where = tuple[Located | None, int, tuple[str | int, ...]]
+
+
+def _location(where: Where, *path: str | int) -> str:
+    """``file:line`` of the key ``path`` below ``where``."""
+    source, base_line, prefix = where
+    if source is None:
+        return "<record>"
+    line, _ = source.where(prefix + path)
+    return f"{source.file}:{(line or 1) + base_line}"
 
 
 def _require(data: Mapping[str, Any], key: str, where: Where) -> Any:
     if key not in data:
-        raise RecordError(f"missing required key {key!r}", location=where())
+        raise RecordError(f"missing required key {key!r}", location=_location(where))
     return data[key]
 
 
 def _cards(tokens: Any, where: Where, what: str) -> list[Card]:
     if not isinstance(tokens, list):
-        raise RecordError(f"{what}: expected a list of cards; found {tokens!r}", location=where())
+        raise RecordError(f"{what}: expected a list of cards; found {tokens!r}", location=_location(where))
     try:
         cards = list(map(_CARD_BY_TOKEN.get, tokens))
     except TypeError:  # a token that is not hashable (a list, a mapping): the lenient parser says why
@@ -178,12 +187,12 @@ def _cards(tokens: Any, where: Where, what: str) -> list[Card]:
     try:
         return [parse_card(str(token)) for token in tokens]
     except NotationError as error:
-        raise RecordError(f"{what}: {error}", location=where(), code="bad_notation") from None
+        raise RecordError(f"{what}: {error}", location=_location(where), code="bad_notation") from None
 
 
 def _seat_map(data: Any, where: Where, what: str) -> dict[Seat, CardSet]:
     if not isinstance(data, dict) or data.keys() != _SEAT_KEYS:
-        raise RecordError(f"{what}: expected a mapping with the seats N, E, S and W", location=where())
+        raise RecordError(f"{what}: expected a mapping with the seats N, E, S and W", location=_location(where))
     result = {}
     for seat, name in _SEAT_NAMES:
         tokens = data[name]
@@ -201,7 +210,7 @@ def _seat_map(data: Any, where: Where, what: str) -> dict[Seat, CardSet]:
             cards = _cards(tokens, where, f"{what}.{name}")
             cardset = CardSet(cards)
             if len(cardset) != len(cards):
-                raise RecordError(f"{what}.{name}: a card is listed twice", location=where())
+                raise RecordError(f"{what}.{name}: a card is listed twice", location=_location(where))
             result[seat] = cardset
         else:
             result[seat] = cardset_of_mask(mask)
@@ -225,31 +234,21 @@ def _belote_json(belote: Belote) -> Any:
     return {suit.letter: seat.name for suit, seat in sorted(belote.items())}
 
 
-def _place(source: Located | None, base_line: int, *path: str | int) -> str:
-    """``file:line`` of the key ``path`` of a record read from ``source``, whose first line is line
-    ``base_line + 1`` of the file."""
-    if source is None:
-        return "<record>"
-    line, _ = source.where(tuple(path))
-    return f"{source.file}:{(line or 1) + base_line}"
-
-
 def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -> DealRecord:
     """Build a :class:`DealRecord` from parsed YAML/JSON; raises :class:`RecordError` when malformed."""
-    # Partials of a module function, not closures: compiled (hatch_build.py), a closure and its
-    # environment make a reference cycle, which would keep the source and its record alive until
-    # the garbage collector runs.
-    place = partial(_place, source, base_line)
+    # A tuple, not a closure: compiled (hatch_build.py), a closure and its environment make a
+    # reference cycle, which would keep the source and its record alive until the collector runs.
+    top: Where = (source, base_line, ())
     if not isinstance(data, dict):
-        raise RecordError("a record must be a mapping", location=place())
-    top = place
+        raise RecordError("a record must be a mapping", location=_location(top))
     ruleset = _require(data, "ruleset", top)
     if (
         not isinstance(ruleset, dict)
         or not isinstance(ruleset.get("id"), str)
         or not isinstance(ruleset.get("version"), int)
     ):
-        raise RecordError("'ruleset' must give both id and version (never defaulted)", location=place("ruleset"))
+        raise RecordError("'ruleset' must give both id and version (never defaulted)",
+                          location=_location(top, "ruleset"))
     try:
         # The good path looks the tokens up; any other value goes to the parser, which says why.
         dealer_token = _require(data, "dealer", top)
@@ -263,25 +262,25 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
             turned = parse_card(str(turned_token))
         belote = _belote(data.get("belote"))
     except NotationError as error:
-        raise RecordError(str(error), location=place(), code="bad_notation") from None
-    hands = _seat_map(_require(data, "hands", top), partial(place, "hands"), "hands")
+        raise RecordError(str(error), location=_location(top), code="bad_notation") from None
+    hands = _seat_map(_require(data, "hands", top), (source, base_line, ("hands",)), "hands")
     completion_data = data.get("completion")
-    completion = (_seat_map(completion_data, partial(place, "completion"), "completion")
+    completion = (_seat_map(completion_data, (source, base_line, ("completion",)), "completion")
                   if completion_data is not None else None)
     calls = data.get("calls", [])
     if not isinstance(calls, list) or not all(isinstance(c, str) for c in calls):
         raise RecordError("'calls' must be a list of calls (pass, take, S, H, D, C, SA, TA; in the bidding family "
-                          "bids such as 80H, capotS, coinche, surcoinche)", location=place("calls"))
+                          "bids such as 80H, capotS, coinche, surcoinche)", location=_location(top, "calls"))
     plays: list[Card] = []
     leaders: list[Seat | None] = []
     if "tricks" in data:
         tricks = data["tricks"]
         if not isinstance(tricks, list):
-            raise RecordError("'tricks' must be a list", location=place("tricks"))
+            raise RecordError("'tricks' must be a list", location=_location(top, "tricks"))
         seat_of, card_of = _SEAT_BY_TOKEN, _CARD_BY_TOKEN
         for index, trick in enumerate(tricks):
             if not isinstance(trick, dict) or "cards" not in trick:
-                raise RecordError("each trick is {leader, cards}", location=place("tricks", index))
+                raise RecordError("each trick is {leader, cards}", location=_location(top, "tricks", index))
             tokens, before = trick["cards"], len(plays)
             try:
                 if type(tokens) is not list:
@@ -290,7 +289,7 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
                     plays.append(card_of[token])
             except (KeyError, TypeError):  # a bad token: _cards says which, and where
                 del plays[before:]
-                plays.extend(_cards(tokens, partial(place, "tricks", index), f"tricks[{index}]"))
+                plays.extend(_cards(tokens, (source, base_line, ("tricks", index)), f"tricks[{index}]"))
             leader = trick.get("leader")
             if leader is None:
                 leaders.append(None)
@@ -300,19 +299,19 @@ def parse_record(data: Any, source: Located | None = None, base_line: int = 0) -
                 try:
                     leaders.append(Seat.parse(leader))
                 except NotationError as error:
-                    raise RecordError(str(error), location=place("tricks", index, "leader"),
+                    raise RecordError(str(error), location=_location(top, "tricks", index, "leader"),
                                       code="bad_notation") from None
     elif "plays" in data:
-        plays = _cards(data["plays"], partial(place, "plays"), "plays")
+        plays = _cards(data["plays"], (source, base_line, ("plays",)), "plays")
     announcements = data.get("announcements") or []
     if not isinstance(announcements, list):
-        raise RecordError("'announcements' must be a list", location=place("announcements"))
+        raise RecordError("'announcements' must be a list", location=_location(top, "announcements"))
     result = data.get("result")
     if result is not None and not isinstance(result, dict):
-        raise RecordError(f"'result' must be a mapping; found {result!r}", location=place("result"))
+        raise RecordError(f"'result' must be a mapping; found {result!r}", location=_location(top, "result"))
     pot = data.get("pot", 0)
     if not isinstance(pot, int) or pot < 0:
-        raise RecordError(f"'pot' must be a whole number >= 0; found {pot!r}", location=place("pot"))
+        raise RecordError(f"'pot' must be a whole number >= 0; found {pot!r}", location=_location(top, "pot"))
     # Deliberate copy: a record's fields by name, alike in shape only to DealScore's in scoring.py.
     return DealRecord(
         ruleset_id=ruleset["id"],
@@ -760,8 +759,15 @@ def check_records(source: str | Path | IO[bytes], name: str | None = None,
     rest. A record naming the id of one of ``rulesets`` is replayed under it (house rules), any
     other under the shipped ruleset it names. Raises :class:`RecordError` only when the file cannot
     be opened or read."""
+    # Each shipped ruleset is looked up once, at its first record, rather than at every record.
+    known = dict(rulesets or {})
     for entry in records_or_errors(source, name):
-        yield check_record(entry, rulesets)
+        if isinstance(entry, DealRecord) and entry.ruleset_id not in known:
+            try:
+                known[entry.ruleset_id] = find_ruleset(entry.ruleset_id)
+            except BeloteRefError:
+                pass  # an unknown ruleset: check_record says so, for this record and each that names it
+        yield check_record(entry, known)
 
 
 def records_from_json_lines(lines: Sequence[str]) -> list[DealRecord]:
