@@ -339,14 +339,16 @@ def _types_agree(a: Any, b: Any) -> bool:
     elif kind is list:
         items: list[Any] = a
         other_items: list[Any] = b
-        for value, other in zip(items, other_items, strict=True):
+        # By index rather than zip(): the faster in both builds (a == b: the lengths are equal).
+        for index in range(len(items)):
+            value = items[index]
             leaf = type(value)
             if leaf is str or value is None:
                 continue
             if leaf is int:
-                if type(other) is not int:
+                if type(other_items[index]) is not int:
                     return False
-            elif not _types_agree(value, other):
+            elif not _types_agree(value, other_items[index]):
                 return False
     return True
 

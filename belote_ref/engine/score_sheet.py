@@ -152,16 +152,16 @@ class DealScore:
                  deal_score: dict[Team, int], pot: int, lines: tuple[ScoreLine, ...]) -> None:
         # Written out: the compiled build compiles this __init__, not the one dataclasses generates
         # (interpreted); tests/test_build.py checks it takes the fields in order with their defaults.
-        setter = object.__setattr__
-        setter(self, "trick_winners", trick_winners)
-        setter(self, "card_points", card_points)
-        setter(self, "announcements", announcements)
-        setter(self, "belote", belote)
-        setter(self, "contract", contract)
-        setter(self, "capot", capot)
-        setter(self, "deal_score", deal_score)
-        setter(self, "pot", pot)
-        setter(self, "lines", lines)
+        # object.__setattr__ called by name: the compiled build turns each call into a plain store.
+        object.__setattr__(self, "trick_winners", trick_winners)
+        object.__setattr__(self, "card_points", card_points)
+        object.__setattr__(self, "announcements", announcements)
+        object.__setattr__(self, "belote", belote)
+        object.__setattr__(self, "contract", contract)
+        object.__setattr__(self, "capot", capot)
+        object.__setattr__(self, "deal_score", deal_score)
+        object.__setattr__(self, "pot", pot)
+        object.__setattr__(self, "lines", lines)
 
     def lines_for(self, team: Team) -> tuple[ScoreLine, ...]:
         """The lines of ``team``, in order."""

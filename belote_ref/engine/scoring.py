@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from belote_ref.core.cards import SEATS, Card, CardSet, Rank, Seat, Suit, Team, Trump
-from belote_ref.core.errors import BeloteRefError, InconsistentDealError
+from belote_ref.core.errors import BeloteRefError, InconsistentDealError, InternalError
 from belote_ref.engine.announcements import Declaration, announcement_points, combinations, make_combination
 from belote_ref.engine.bids.auction import Bid
 from belote_ref.engine.bids.scoring import score_bid
@@ -454,9 +454,12 @@ def score_deal(
     table = rules.points[trump]
     by_parity = [0, 0]  # seats 0 and 2 are NS, 1 and 3 EW
     tricks_won_by_ew = 0
-    for trick, winner in zip(tricks, winners, strict=True):
-        first, second, third, fourth = trick.cards
-        parity = winner & 1
+    if len(winners) != len(tricks):
+        raise InternalError("broken invariant: one winner per trick")
+    # By index rather than zip(): the faster in both builds.
+    for number in range(len(winners)):
+        first, second, third, fourth = tricks[number].cards
+        parity = winners[number] & 1
         by_parity[parity] += table[first] + table[second] + table[third] + table[fourth]
         tricks_won_by_ew += parity
     raw = {Team.NS: by_parity[0], Team.EW: by_parity[1]}
