@@ -223,7 +223,9 @@ def _belote(token: Any) -> Belote:
         return None
     if isinstance(token, dict):
         return {Suit.parse(str(suit)): Seat.parse(str(seat)) for suit, seat in token.items()}
-    return Seat.parse(token)
+    # The good path looks the seat up; any other value goes to the parser, which says why.
+    seat = _SEAT_BY_TOKEN.get(token) if type(token) is str else None
+    return seat if seat is not None else Seat.parse(token)
 
 
 def _belote_json(belote: Belote) -> Any:
