@@ -761,7 +761,8 @@ def check_records(source: str | Path | IO[bytes], name: str | None = None,
     rest. A record naming the id of one of ``rulesets`` is replayed under it (house rules), any
     other under the shipped ruleset it names. Raises :class:`RecordError` only when the file cannot
     be opened or read."""
-    # Each shipped ruleset is looked up once, at its first record, rather than at every record.
+    # find_ruleset is cached, but it is an interpreted call, once per record in the compiled build:
+    # each shipped ruleset is taken from it once, at its first record.
     known = dict(rulesets or {})
     for entry in records_or_errors(source, name):
         if isinstance(entry, DealRecord) and entry.ruleset_id not in known:
